@@ -1,0 +1,45 @@
+# Plumb: the two commands a fresh machine needs are `make run` and `make test`.
+# Every target installs what it needs first (scripts/install-deps.sh is idempotent and quick
+# when nothing is missing).
+
+SWIFT ?= swift
+# One set of flags for build and test, so both share one build cache; warnings fail the build.
+SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
+BIN = .build/debug/plumb
+
+.PHONY: all deps toolchain build run test bench clean help
+
+all: build
+
+help:
+	@echo "make run    build and show a live reading from the simulated ADXL345 (Ctrl-C stops)"
+	@echo "make test   install what is missing, build, run the whole test suite"
+	@echo "make bench  build a release and print the benchmark figures"
+	@echo "make build  build the debug binary at $(BIN)"
+	@echo "make clean  remove build products"
+
+toolchain:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { \
+	  echo "error: no Swift toolchain on PATH. Install Swift 6.3 (see README, 'Install on a Raspberry Pi')" \
+	       "and put its usr/bin on PATH." >&2; exit 1; }
+
+deps:
+	@./scripts/install-deps.sh
+
+build: deps toolchain
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+run: build
+	@echo "Simulated ADXL345, rocking ±2° over a minute. Ctrl-C stops." >&2
+	@$(BIN) read --sensor sim --sim-motion sweep --sim-roll 0.5 --average 50 --watch
+
+test: deps toolchain
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
+
+bench: deps toolchain
+	$(SWIFT) build -c release --product plumb-bench
+	.build/release/plumb-bench
+
+clean:
+	$(SWIFT) package clean

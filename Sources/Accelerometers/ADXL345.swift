@@ -1,0 +1,189 @@
+import I2C
+import PlumbDomain
+import PlumbSync
+
+/// The ADXL345 (and ADXL343, which shares its register map and ID) over I²C.
+///
+/// The driver reads like the datasheet: probe DEVID; configure in standby (data format, rate,
+/// FIFO) and only then set Measure; drain the FIFO by reading FIFO_STATUS and then each entry as
+/// one six-byte burst. Bus failures surface as ``SensorError``; nothing aborts.
+public final class ADXL345: Accelerometer {
+    public static let model = "ADXL345"
+
+    public let bus: any I2CBus
+    public let address: I2CAddress
+    /// Waits for the chip during start-up and self-test.
+    public let clock: any PacingClock
+
+    /// The configuration last written: decoding depends on it, so it is kept with the chip.
+    private let running = Locked<ADXL345Configuration?>(nil)
+
+    /// Wake-up after Measure takes about 1/ODR + 1.1 ms (datasheet).
+    static let wakeUpMargin = 0.0011
+
+    /// - Parameters:
+    ///   - address: 0x53 with SDO/ALT low (the usual breakout), 0x1D with it high.
+    ///   - clock: real time by default; tests pass the simulation's clock.
+    public init(bus: any I2CBus, address: I2CAddress = I2CAddress(0x53)!, clock: any PacingClock = MonotonicPacingClock()) {
+        self.bus = bus
+        self.address = address
+        self.clock = clock
+    }
+
+    /// The configuration the chip is running with, or nil in standby.
+    public var configuration: ADXL345Configuration? { running.withLock { $0 } }
+
+    // MARK: Accelerometer
+
+    public func probe() throws(SensorError) -> ChipIdentity {
+        let id = try read(ADXL345Register.devid)
+        guard id == ADXL345Register.expectedDeviceID else {
+            throw .wrongDevice(model: Self.model, expected: ADXL345Register.expectedDeviceID, found: id,
+                               address: address, bus: bus.name)
+        }
+        return ChipIdentity(model: Self.model, deviceID: id)
+    }
+
+    public func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings {
+        guard let range = ADXL345Range(gravities: request.rangeG) else {
+            throw .invalidSetting("the ADXL345's range is 2, 4, 8 or 16 g, not \(request.rangeG).")
+        }
+        guard let rate = OutputDataRate(hertz: request.rateHz) else {
+            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
+            throw .invalidSetting("the ADXL345 samples at \(rates) Hz; \(request.rateHz) Hz is not one of them.")
+        }
+        var configuration = ADXL345Configuration()
+        configuration.range = range
+        configuration.rate = rate
+        // Drain at about 10 Hz at high rates; at low rates every few samples, so readings stay fresh.
+        configuration.watermark = max(1, min(16, Int(rate.hertz / 10)))
+        try configure(configuration)
+        return settings(for: configuration)
+    }
+
+    public func stop() throws(SensorError) {
+        try write(ADXL345Register.powerCtl, 0)
+        running.withLock { $0 = nil }
+    }
+
+    public func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport {
+        guard let format = running.withLock({ $0?.format }) else { return DrainReport() }
+        let status = try read(ADXL345Register.fifoStatus)
+        let entries = Int(status & FIFOStatus.entriesMask)
+        var report = DrainReport(overrun: entries >= ADXL345Register.fifoCapacity)
+        for _ in 0..<min(entries, ADXL345Register.fifoCapacity + 1) {
+            // One burst per entry: the chip pops an entry at the end of each read of the data
+            // registers, and a shorter read would discard the rest of it. Over I²C the next
+            // transaction's start comes far later than the 5 µs the FIFO needs between reads.
+            let bytes = try readBurst(ADXL345Register.dataX0, count: ADXL345Register.sampleByteCount)
+            let (gravity, clipped) = Self.decode(bytes, format: format)
+            samples.append(gravity)
+            report.count += 1
+            if clipped { report.clipped += 1 }
+        }
+        return report
+    }
+
+    // MARK: Configuration
+
+    /// Writes `configuration` in the datasheet's order: standby, DATA_FORMAT, BW_RATE, FIFO_CTL,
+    /// then Measure; then reads the registers back to be sure they took.
+    public func configure(_ configuration: ADXL345Configuration) throws(SensorError) {
+        running.withLock { $0 = nil }
+        try write(ADXL345Register.powerCtl, 0)
+        try write(ADXL345Register.dataFormat, configuration.dataFormat)
+        try write(ADXL345Register.bwRate, configuration.bwRate)
+        // Bypass first: it empties the FIFO of samples left by a previous run.
+        try write(ADXL345Register.fifoCtl, FIFOMode.bypass.rawValue << FIFOCtl.modeShift)
+        try write(ADXL345Register.fifoCtl, configuration.fifoCtl)
+        try write(ADXL345Register.powerCtl, PowerCtl.measure)
+        try verify(configuration)
+        running.withLock { $0 = configuration }
+    }
+
+    /// Reads BW_RATE…DATA_FORMAT back in one burst: a chip that reset or a write lost to bus noise
+    /// would otherwise decode with the wrong scale.
+    private func verify(_ configuration: ADXL345Configuration) throws(SensorError) {
+        let block = try readBurst(ADXL345Register.bwRate, count: 6)
+        let bwRate = block[0]
+        let powerCtl = block[1]
+        let dataFormat = block[5]
+        guard bwRate == configuration.bwRate, dataFormat == configuration.dataFormat,
+              powerCtl & PowerCtl.measure != 0
+        else {
+            throw .bus(I2CError(code: .busError, bus: bus.name, address: address,
+                                operation: "configuration read-back (BW_RATE \(bwRate), DATA_FORMAT \(dataFormat))"))
+        }
+    }
+
+    func settings(for configuration: ADXL345Configuration) -> SamplingSettings {
+        SamplingSettings(rateHz: configuration.rate.hertz, rangeG: configuration.range.gravities,
+                         watermark: configuration.watermark, bufferCapacity: ADXL345Register.fifoCapacity + 1)
+    }
+
+    // MARK: Offsets
+
+    /// The OFSX/OFSY/OFSZ registers, in register LSB (15.6 mg each, added to the output).
+    ///
+    /// Too coarse for a level (about 0.9° a step): Plumb corrects fine offsets in software and
+    /// offers these for trimming a badly biased part.
+    public func readOffsets() throws(SensorError) -> ADXL345Offsets {
+        let bytes = try readBurst(ADXL345Register.ofsx, count: 3)
+        return ADXL345Offsets(x: Int8(bitPattern: bytes[0]), y: Int8(bitPattern: bytes[1]), z: Int8(bitPattern: bytes[2]))
+    }
+
+    /// Writes the offset registers.
+    public func writeOffsets(_ offsets: ADXL345Offsets) throws(SensorError) {
+        try write(ADXL345Register.ofsx, UInt8(bitPattern: offsets.x))
+        try write(ADXL345Register.ofsy, UInt8(bitPattern: offsets.y))
+        try write(ADXL345Register.ofsz, UInt8(bitPattern: offsets.z))
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one six-byte sample (DATAX0…DATAZ1) into gravity in g.
+    @inlinable
+    public static func decode(_ bytes: [UInt8], format: ADXL345SampleFormat) -> (gravity: Vector3, clipped: Bool) {
+        let x = format.counts(low: bytes[0], high: bytes[1])
+        let y = format.counts(low: bytes[2], high: bytes[3])
+        let z = format.counts(low: bytes[4], high: bytes[5])
+        let scale = 1 / format.countsPerG
+        return (Vector3(x: Double(x.value) * scale, y: Double(y.value) * scale, z: Double(z.value) * scale),
+                x.clipped || y.clipped || z.clipped)
+    }
+
+    // MARK: Bus access
+
+    func read(_ register: UInt8) throws(SensorError) -> UInt8 {
+        do { return try bus.readRegister(at: address, register) } catch { throw .bus(error) }
+    }
+
+    func readBurst(_ register: UInt8, count: Int) throws(SensorError) -> [UInt8] {
+        do { return try bus.readRegisters(at: address, from: register, count: count) } catch { throw .bus(error) }
+    }
+
+    func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
+        do { try bus.writeRegister(at: address, register, value: value) } catch { throw .bus(error) }
+    }
+}
+
+/// The ADXL345's offset registers, two's complement, 15.6 mg/LSB.
+public struct ADXL345Offsets: Sendable, Hashable, Codable {
+    public var x: Int8
+    public var y: Int8
+    public var z: Int8
+
+    /// Milligravities per register LSB.
+    public static let milligravitiesPerCount = 15.6
+
+    public init(x: Int8, y: Int8, z: Int8) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// The offsets in g.
+    public var gravity: Vector3 {
+        Vector3(x: Double(x), y: Double(y), z: Double(z)) * (Self.milligravitiesPerCount / 1000)
+    }
+}

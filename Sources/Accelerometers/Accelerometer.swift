@@ -1,0 +1,110 @@
+import I2C
+import PlumbDomain
+
+/// The extension point for accelerometer chips.
+///
+/// A chip is one type conforming to this protocol, written against ``I2CBus`` only; the
+/// ADXL345 is the first. Adding a chip (an MPU-6050, a LIS3DH) means one new file with a type like
+/// ``ADXL345`` plus its entry in ``AccelerometerCatalog``; nothing downstream changes, because the
+/// pipeline sees only gravity vectors in the device frame.
+///
+/// Conforming types are thread-safe, but a sampling loop is expected to own the chip.
+public protocol Accelerometer: AnyObject, Sendable {
+    /// The chip's name for people and logs: `ADXL345`.
+    static var model: String { get }
+
+    /// The bus the chip sits on.
+    var bus: any I2CBus { get }
+    /// The chip's address on that bus.
+    var address: I2CAddress { get }
+
+    /// Checks that the device at ``address`` is this chip.
+    /// - Throws: ``SensorError`` with `.wrongDevice` naming the ID read, or the bus error.
+    func probe() throws(SensorError) -> ChipIdentity
+
+    /// Configures the chip for continuous measurement and starts it.
+    /// - Returns: the settings the chip actually runs with (a rate is rounded to one it offers).
+    func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings
+
+    /// Puts the chip in standby.
+    func stop() throws(SensorError)
+
+    /// Reads every sample the chip has buffered, oldest first, appending gravity in g (device
+    /// frame) to `samples`. Never blocks waiting for data.
+    func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport
+
+    /// Runs the chip's built-in self-test and restores the running configuration afterwards.
+    func selfTest(supplyVoltage: Double) throws(SensorError) -> SelfTestReport
+}
+
+/// What a probe found.
+public struct ChipIdentity: Sendable, Hashable, Codable {
+    /// The chip's model name.
+    public var model: String
+    /// The raw identification register.
+    public var deviceID: UInt8
+}
+
+/// What a caller asks of a chip.
+public struct SamplingRequest: Sendable, Hashable {
+    /// Output data rate in Hz; the chip picks the nearest rate it offers.
+    public var rateHz: Double
+    /// Full-scale range in g (2, 4, 8 or 16 on the ADXL345).
+    public var rangeG: Int
+
+    public init(rateHz: Double = 100, rangeG: Int = 16) {
+        self.rateHz = rateHz
+        self.rangeG = rangeG
+    }
+}
+
+/// The settings a chip runs with after ``Accelerometer/start(_:)``.
+public struct SamplingSettings: Sendable, Hashable {
+    /// The output data rate the chip actually runs at, in Hz.
+    public var rateHz: Double
+    /// The full-scale range in g.
+    public var rangeG: Int
+    /// How many samples the chip buffers before it should be drained; a sampling loop sleeps
+    /// about `watermark / rateHz` between drains.
+    public var watermark: Int
+    /// How many samples the chip can buffer before it loses data.
+    public var bufferCapacity: Int
+
+    public init(rateHz: Double, rangeG: Int, watermark: Int, bufferCapacity: Int) {
+        self.rateHz = rateHz
+        self.rangeG = rangeG
+        self.watermark = watermark
+        self.bufferCapacity = bufferCapacity
+    }
+}
+
+/// What one ``Accelerometer/drain(into:)`` found.
+public struct DrainReport: Sendable, Hashable {
+    /// Samples appended.
+    public var count: Int
+    /// The buffer was full when read, so samples may have been lost since the previous drain.
+    public var overrun: Bool
+    /// Samples at the limit of the range, clipped rather than rolled over: vibration exceeds the
+    /// range, and averages are biased.
+    public var clipped: Int
+
+    public init(count: Int = 0, overrun: Bool = false, clipped: Int = 0) {
+        self.count = count
+        self.overrun = overrun
+        self.clipped = clipped
+    }
+}
+
+/// Chips Plumb knows, by the name `--chip`/`sensor.kind` uses.
+public enum AccelerometerCatalog {
+    /// Builds the driver for `kind` on `bus`, or nil for an unknown kind.
+    public static func make(kind: String, bus: any I2CBus, address: I2CAddress) -> (any Accelerometer)? {
+        switch kind.lowercased() {
+        case "adxl345", "adxl343": ADXL345(bus: bus, address: address)
+        default: nil
+        }
+    }
+
+    /// Every kind ``make(kind:bus:address:)`` accepts.
+    public static let kinds = ["adxl345"]
+}

@@ -1,0 +1,34 @@
+// The Linux i2c-dev ABI, imported from the kernel's own UAPI headers rather than re-declared in
+// Swift: the structs' layout and the ioctl numbers then can never drift from the kernel's.
+#ifndef PLUMB_CI2CDEV_SHIM_H
+#define PLUMB_CI2CDEV_SHIM_H
+
+#include <sys/ioctl.h>
+#include <linux/types.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+
+// ioctl(2) is variadic, which Swift cannot call. These typed wrappers are the only way the
+// transport reaches the kernel; each passes exactly the argument type the ABI documents.
+
+/// I2C_FUNCS takes an `unsigned long *`.
+static inline int plumb_i2c_funcs(int fd, unsigned long *funcs) {
+    return ioctl(fd, I2C_FUNCS, funcs);
+}
+
+/// I2C_RDWR: one combined transaction (repeated start between messages, one stop at the end).
+static inline int plumb_i2c_rdwr(int fd, struct i2c_rdwr_ioctl_data *data) {
+    return ioctl(fd, I2C_RDWR, data);
+}
+
+/// I2C_SLAVE: the address later SMBus transfers on this file descriptor go to.
+static inline int plumb_i2c_slave(int fd, unsigned long address) {
+    return ioctl(fd, I2C_SLAVE, address);
+}
+
+/// I2C_SMBUS: one SMBus transfer to the address set by I2C_SLAVE.
+static inline int plumb_i2c_smbus(int fd, struct i2c_smbus_ioctl_data *data) {
+    return ioctl(fd, I2C_SMBUS, data);
+}
+
+#endif

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A 7-bit I²C device address, such as the ADXL345's `0x53`.
+public struct I2CAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address without the read/write bit.
+    public let rawValue: UInt8
+
+    /// Fails for values outside the 7-bit range that ordinary devices may use (0x03…0x77); the
+    /// others are reserved by the I²C specification.
+    public init?(_ rawValue: Int) {
+        guard (0x03...0x77).contains(rawValue) else { return nil }
+        self.rawValue = UInt8(rawValue)
+    }
+
+    /// Parses `0x53`, `0X1d` or `83`.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let value: Int?
+        if trimmed.lowercased().hasPrefix("0x") {
+            value = Int(trimmed.dropFirst(2), radix: 16)
+        } else {
+            value = Int(trimmed)
+        }
+        guard let value else { return nil }
+        self.init(value)
+    }
+
+    /// `0x53`.
+    public var description: String {
+        "0x" + String(rawValue, radix: 16, uppercase: true).leftPadded(to: 2)
+    }
+}
+
+/// How a bus carries a register read.
+public enum I2CTransferMode: String, Sendable, Codable {
+    /// One `I2C_RDWR` combined transaction: write the register address, repeated start, read.
+    case combined = "I2C_RDWR"
+    /// SMBus I²C-block transfers (`I2C_SMBUS`), for adapters without plain I²C support.
+    case smbusBlock = "SMBus"
+    /// An in-process model; no kernel involved.
+    case simulated
+}
+
+/// The one extension point between Plumb and an I²C bus.
+///
+/// The Linux implementation is ``LinuxI2CBus``; the simulated ADXL345 is another. Chip drivers are
+/// written against this protocol only, so the real driver code runs against the simulation.
+///
+/// Implementations are thread-safe: each call is one complete transaction, and calls from
+/// different threads are serialized.
+public protocol I2CBus: AnyObject, Sendable {
+    /// What a person would call this bus: `/dev/i2c-1`, or `simulated ADXL345`.
+    var name: String { get }
+
+    /// How register reads are carried.
+    var transferMode: I2CTransferMode { get }
+
+    /// Reads `count` consecutive registers starting at `register`, in one transaction so the
+    /// device can't change its data between bytes.
+    ///
+    /// - Throws: ``I2CError`` carrying the cause and what to do about it.
+    func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8]
+
+    /// Writes one register in a single transaction.
+    ///
+    /// - Throws: ``I2CError`` carrying the cause and what to do about it.
+    func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError)
+}
+
+extension I2CBus {
+    /// Reads one register.
+    public func readRegister(at address: I2CAddress, _ register: UInt8) throws(I2CError) -> UInt8 {
+        let bytes = try readRegisters(at: address, from: register, count: 1)
+        return bytes[0]
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

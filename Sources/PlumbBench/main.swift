@@ -1,0 +1,85 @@
+// `make bench`: prints the figures the targets are checked against. Not a test: nothing here
+// fails a build; a person (or the closing note of an issue) reads the numbers.
+import Accelerometers
+import Foundation
+import PlumbDomain
+import Sampling
+import SimulatedADXL345
+
+/// CPU seconds (user + system) this process has used.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+let clock = MonotonicPacingClock()
+
+func figure(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+
+// MARK: 1. Decode + tilt, per sample
+
+func benchmarkDecodeAndTilt() {
+    let format = ADXL345SampleFormat(range: .g16, fullResolution: true, leftJustified: false)
+    var generator = SystemRandomNumberGenerator()
+    let samples: [[UInt8]] = (0..<4096).map { _ in (0..<6).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+    let iterations = 4_000_000
+    var sink = 0.0
+    // Warm up, then measure.
+    for sample in samples { sink += Attitude(gravity: ADXL345.decode(sample, format: format).gravity).tilt.radians }
+    let start = clock.now()
+    for index in 0..<iterations {
+        let gravity = ADXL345.decode(samples[index & 4095], format: format).gravity
+        sink += Attitude(gravity: gravity).tilt.radians
+    }
+    let elapsed = clock.now() - start
+    print("decode + tilt:     \(figure(elapsed / Double(iterations) * 1e9, 1)) ns per sample "
+          + "(\(iterations) samples; checksum \(figure(sink, 0)))")
+}
+
+// MARK: 2. Sustained FIFO reading at 800 Hz
+
+func benchmarkFIFO(seconds: Double) {
+    let chip = SimulatedADXL345(configuration: .init(scene: .sweep(roll: .zero, pitch: .zero, amplitude: Angle(degrees: 2), period: 10)))
+    let driver = ADXL345(bus: chip, clock: clock)
+    let sampler = Sampler(chip: driver, clock: clock)
+    do {
+        let settings = try sampler.start(SamplingRequest(rateHz: 800, rangeG: 16))
+        chip.resetStatistics()
+        let deliveredBefore = sampler.statistics.samples
+        let cpuStart = cpuSeconds()
+        let start = clock.now()
+        var readings = 0
+        while clock.now() - start < seconds {
+            _ = try sampler.nextReading(averaging: 80)
+            readings += 1
+        }
+        let wall = clock.now() - start
+        let cpu = cpuSeconds() - cpuStart
+        let simulated = chip.statistics
+        let delivered = sampler.statistics.samples - deliveredBefore
+        let dropped = simulated.overwritten + simulated.lost
+        let cpuPercent = cpu / wall * 100
+        print("FIFO at \(figure(settings.rateHz, 0)) Hz:    \(figure(wall, 1)) s, \(delivered) samples delivered "
+              + "(\(figure(Double(delivered) / wall, 1)) Hz), \(simulated.samplesProduced) produced, \(dropped) dropped, "
+              + "\(sampler.statistics.overruns) overruns")
+        print("                   CPU \(figure(cpuPercent, 2)) % of one core, \(figure(Double(sampler.statistics.wakeUps) / wall, 1)) wake-ups/s, "
+              + "\(readings) readings of 80 samples, watermark \(settings.watermark)")
+        print("targets:           none dropped: \(dropped == 0 ? "met" : "MISSED"); under 2 % CPU: \(cpuPercent < 2 ? "met" : "MISSED")")
+        try driver.stop()
+    } catch {
+        print("FIFO benchmark failed: \(error)")
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let fifoSeconds = arguments.first.flatMap(Double.init) ?? 10
+#if DEBUG
+let build = "debug build: figures are pessimistic, use `make bench`"
+#else
+let build = "release build"
+#endif
+print("plumb-bench (\(build); \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+benchmarkDecodeAndTilt()
+benchmarkFIFO(seconds: fifoSeconds)

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command writes. Each line goes straight to the file descriptor, unbuffered, so
+/// `plumb read --watch | jq` and the tests that read the pipe see readings as they happen.
+struct Console: Sendable {
+    func print(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+
+    func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    private func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // a closed pipe: nothing useful left to do with the text
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Accelerometers
+import I2C
+
+/// `plumb probe`: finds the chip and reports how the bus reaches it.
+struct ProbeCommand {
+    static let usage = "plumb probe [--bus PATH | --sensor sim] [--address ADDR] [--json]"
+    static let specs = SensorOptions.specs + [
+        .flag("--json", "Print one JSON object instead of text."),
+        .flag("--help", "Show this help."),
+    ]
+    static let help = helpText(
+        usage: usage,
+        summary: "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do and\n"
+            + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback.",
+        specs: specs,
+        footer: RateAdvice.text)
+
+    struct Report: Encodable {
+        var bus: String
+        var address: String
+        var deviceID: String
+        var chip: String
+        var transfer: String
+        var functionality: [String]
+        var functionalityMask: String?
+        var offsets: ADXL345Offsets
+        var maxRateHz: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case bus, address, deviceID = "device_id", chip, transfer, functionality
+            case functionalityMask = "functionality_mask", offsets, maxRateHz = "max_rate_hz"
+        }
+    }
+
+    static func run(_ arguments: [String], output: Console) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, specs: specs)
+        if parsed.has("--help") {
+            output.print(help)
+            return 0
+        }
+        let sensor = try SensorOptions(parsed)
+        let chip = try sensor.open()
+        let identity: ChipIdentity
+        let offsets: ADXL345Offsets
+        do {
+            identity = try chip.probe()
+            offsets = try chip.readOffsets()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let linux = chip.bus as? LinuxI2CBus
+        let report = Report(
+            bus: chip.bus.name, address: chip.address.description,
+            deviceID: "0x" + String(identity.deviceID, radix: 16, uppercase: true),
+            chip: "ADXL345/ADXL343", transfer: chip.bus.transferMode.rawValue,
+            functionality: linux?.functionality.names ?? ["simulated"],
+            functionalityMask: linux.map { "0x" + String($0.functionality.rawValue, radix: 16) },
+            offsets: offsets,
+            maxRateHz: ["100kHz": Int(OutputDataRate.maxSustainedAt100kHz.hertz),
+                        "400kHz": Int(OutputDataRate.maxSustainedAt400kHz.hertz)])
+        if parsed.has("--json") {
+            output.print(jsonLine(report))
+            return 0
+        }
+        let transferNote = switch chip.bus.transferMode {
+        case .combined: "I2C_RDWR (one combined write + repeated-start read per register read)"
+        case .smbusBlock: "SMBus I²C-block (the adapter lacks plain I²C; reads go in ≤32-byte blocks)"
+        case .simulated: "simulated (in-process register model)"
+        }
+        output.print("""
+            bus          \(report.bus)
+            address      \(report.address)
+            device id    \(report.deviceID) (ADXL345 or ADXL343)
+            transfer     \(transferNote)
+            adapter      \(report.functionality.joined(separator: ", "))\(report.functionalityMask.map { " (\($0))" } ?? "")
+            offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)
+            rate limit   \(RateAdvice.summary)
+            """)
+        return 0
+    }
+}
+
+/// What the datasheet says I²C can sustain, for `probe`, `read --help` and warnings.
+enum RateAdvice {
+    static let summary = "I²C sustains up to 200 Hz at the Pi's default 100 kHz bus, 800 Hz at 400 kHz"
+    static let text = """
+        Over I²C the ADXL345 sustains at most 200 Hz on the Pi's default 100 kHz bus and 800 Hz on a
+        400 kHz bus (set dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt). Faster rates lose samples.
+        """
+
+    /// A warning for `rate` on real hardware, or nil when the default bus keeps up.
+    static func warning(forRate rate: Double) -> String? {
+        if rate > OutputDataRate.maxSustainedAt400kHz.hertz {
+            return "warning: \(ParsedArguments.format(rate)) Hz is above the 800 Hz that I²C can sustain even at 400 kHz; "
+                + "samples will be lost. Use --rate 800 or lower."
+        }
+        if rate > OutputDataRate.maxSustainedAt100kHz.hertz {
+            return "warning: \(ParsedArguments.format(rate)) Hz needs a 400 kHz I²C bus; the Pi's default 100 kHz bus "
+                + "sustains 200 Hz. Set dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt, or use --rate 200."
+        }
+        return nil
+    }
+}

@@ -1,0 +1,107 @@
+import Accelerometers
+import PlumbDomain
+import Sampling
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumb read`: averaged readings of roll, pitch and tilt.
+struct ReadCommand {
+    static let usage = "plumb read [--bus PATH | --sensor sim] [--address ADDR] [--unit U] [--rate HZ] "
+        + "[--average N] [--tolerance ANGLE] [--mount M] [--count N | --watch] [--json]"
+    static let specs = SensorOptions.specs + [
+        .value("--unit", "UNIT", "deg (default), percent, mm_per_m or in_per_ft."),
+        .value("--rate", "HZ", "Output data rate: 6.25, 12.5, 25, 50, 100 (default), 200, 400, 800, 1600, 3200."),
+        .value("--average", "N", "Samples averaged per reading (default: one second's worth, = rate)."),
+        .value("--tolerance", "ANGLE", "Level tolerance: degrees, or with a unit (\"1.5 mm/m\", \"0.2%\"). Default 0.1."),
+        .value("--mount", "MOUNT", "flat (default), upright, or an axis remap such as x,-z,y."),
+        .value("--count", "N", "Readings to print, then exit (default 1)."),
+        .flag("--watch", "Print readings until interrupted (Ctrl-C)."),
+        .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, gravity {x,y,z}."),
+        .flag("--help", "Show this help."),
+    ]
+    static let help = helpText(
+        usage: usage,
+        summary: "Prints readings, each the average of N samples. Angles follow Plumb's conventions: roll =\n"
+            + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz).",
+        specs: specs,
+        footer: RateAdvice.text)
+
+    static func run(_ arguments: [String], output: Console) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, specs: specs)
+        if parsed.has("--help") {
+            output.print(help)
+            return 0
+        }
+        let sensor = try SensorOptions(parsed)
+        let unit = try parsed.string("--unit").map { text throws(UsageError) in
+            guard let unit = AngleUnit(parsing: text) else {
+                throw UsageError("--unit takes deg, percent, mm_per_m or in_per_ft; got '\(text)'.")
+            }
+            return unit
+        } ?? .deg
+        let rate = try parsed.double("--rate", what: "a rate in Hz") ?? 100
+        guard OutputDataRate(hertz: rate) != nil else {
+            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
+            throw UsageError("--rate takes one of the ADXL345's rates: \(rates) Hz; got \(ParsedArguments.format(rate)).")
+        }
+        let average = try parsed.integer("--average", in: 1...100_000) ?? max(1, Int(rate.rounded()))
+        let tolerance = try parseTolerance(parsed.string("--tolerance"))
+        let mount = try parsed.string("--mount").map { text throws(UsageError) in
+            do { return try Mount(parsing: text) } catch { throw UsageError("--mount: \(error)") }
+        } ?? .flat
+        let count = try parsed.integer("--count", in: 1...10_000_000)
+        let watch = parsed.has("--watch")
+        if watch && count != nil {
+            throw UsageError("--count and --watch exclude each other: give one.")
+        }
+        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate) {
+            output.error(warning)
+        }
+
+        let chip = try sensor.open()
+        let sampler = Sampler(chip: chip)
+        InterruptFlag.install()
+        do {
+            try sampler.start(SamplingRequest(rateHz: rate, rangeG: 16))
+            var printed = 0
+            while watch || printed < (count ?? 1) {
+                if InterruptFlag.raised { break }
+                let reading = try sampler.nextReading(averaging: average)
+                let levelGravity = mount.levelFrame(reading.gravity)
+                let report = ReadingReport(attitude: Attitude(gravity: levelGravity), unit: unit,
+                                           tolerance: tolerance, deviceGravity: reading.gravity)
+                output.print(parsed.has("--json") ? jsonLine(report) : report.line(tolerance: tolerance, unitSymbol: unit.symbol))
+                printed += 1
+            }
+            try? chip.stop()
+        } catch {
+            try? chip.stop()
+            throw CommandFailure(error.description)
+        }
+        return 0
+    }
+
+    static func parseTolerance(_ text: String?) throws(UsageError) -> Angle {
+        guard let text else { return Angle(degrees: 0.1) }
+        let angle: Angle
+        do { angle = try Angle.parse(text) } catch { throw UsageError("--tolerance: \(error)") }
+        guard angle.degrees >= 0, angle.degrees < 90 else {
+            throw UsageError("--tolerance must be at least 0 and under 90°; got '\(text)'.")
+        }
+        return angle
+    }
+}
+
+/// Set by SIGINT/SIGTERM so a `--watch` loop ends cleanly, with the chip back in standby.
+enum InterruptFlag {
+    private static let flag = Atomic<Bool>(false)
+
+    static var raised: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() {
+        signal(SIGINT) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
+    }
+}

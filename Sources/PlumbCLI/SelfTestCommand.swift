@@ -1,0 +1,79 @@
+import Accelerometers
+import Foundation
+
+/// `plumb selftest`: the ADXL345's electrostatic self-test, per axis, against the datasheet.
+struct SelfTestCommand {
+    static let usage = "plumb selftest [--bus PATH | --sensor sim] [--address ADDR] [--supply VOLTS] [--json]"
+    static let specs = SensorOptions.specs + [
+        .value("--supply", "VOLTS", "The chip's supply voltage, 2.0–3.6 (default 3.3, a Pi's 3V3 pin); scales the limits."),
+        .flag("--json", "Print one JSON object instead of text."),
+        .flag("--help", "Show this help."),
+    ]
+    static let help = helpText(
+        usage: usage,
+        summary: "Averages 20 samples with the self-test force off and 20 with it on (±16 g, full resolution,\n"
+            + "100 Hz) and checks each axis's change against the datasheet's limits. Exit status 0 when every\n"
+            + "axis passes, 1 when any fails. The chip's previous configuration is restored.",
+        specs: specs)
+
+    static func run(_ arguments: [String], output: Console) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, specs: specs)
+        if parsed.has("--help") {
+            output.print(help)
+            return 0
+        }
+        let sensor = try SensorOptions(parsed)
+        let supply = try parsed.double("--supply", in: ADXL345SelfTestLimits.supplyRange, what: "a voltage") ?? 3.3
+        let chip = try sensor.open()
+        let report: SelfTestReport
+        do {
+            _ = try chip.probe()
+            report = try chip.selfTest(supplyVoltage: supply)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if parsed.has("--json") {
+            output.print(jsonLine(JSONReport(report)))
+        } else {
+            var lines = [
+                "\(report.model) self-test at \(ParsedArguments.format(supply)) V "
+                    + "(mean of \(report.samplesPerMean) samples off and on, ±16 g full resolution, 100 Hz; LSB at 256/g)",
+                "axis       off        on     delta    limits              result",
+            ]
+            for axis in report.axes {
+                lines.append(String(format: "%@    %8.1f  %8.1f  %8.1f    %+7.1f … %+7.1f   %@",
+                                    axis.name, axis.off, axis.on, axis.delta, axis.minimum, axis.maximum,
+                                    axis.passed ? "pass" : "FAIL"))
+            }
+            lines.append(report.passed ? "PASS: every axis moved within the datasheet's limits."
+                : "FAIL: an axis moved outside the datasheet's limits; the part or its supply is faulty. "
+                    + "Check --supply matches the chip's VS, then replace the sensor.")
+            output.print(lines.joined(separator: "\n"))
+        }
+        return report.passed ? 0 : 1
+    }
+
+    /// The report with figures rounded for people and `passed` at the top.
+    struct JSONReport: Encodable {
+        var passed: Bool
+        var model: String
+        var supplyVoltage: Double
+        var samplesPerMean: Int
+        var axes: [SelfTestReport.Axis]
+
+        enum CodingKeys: String, CodingKey {
+            case passed, model, supplyVoltage = "supply_voltage", samplesPerMean = "samples_per_mean", axes
+        }
+
+        init(_ report: SelfTestReport) {
+            passed = report.passed
+            model = report.model
+            supplyVoltage = report.supplyVoltage
+            samplesPerMean = report.samplesPerMean
+            axes = report.axes.map { axis in
+                SelfTestReport.Axis(name: axis.name, off: rounded(axis.off, 2), on: rounded(axis.on, 2),
+                                    minimum: rounded(axis.minimum, 2), maximum: rounded(axis.maximum, 2))
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Accelerometers
+import I2C
+
+/// Where samples come from: `--bus PATH` (real hardware, the default `/dev/i2c-1`) or
+/// `--sensor sim` with its `--sim-*` scene and error flags.
+struct SensorOptions {
+    enum Source {
+        case hardware(path: String)
+        case simulated(SimulationOptions)
+    }
+
+    var source: Source
+    var address: I2CAddress
+
+    static let defaultBus = "/dev/i2c-1"
+
+    static let specs: [OptionSpec] = [
+        .value("--bus", "PATH", "I²C bus device (default \(defaultBus))."),
+        .value("--sensor", "KIND", "adxl345 (default, on --bus) or sim (the simulated ADXL345)."),
+        .value("--address", "ADDR", "Chip address: 0x53 (SDO low, default) or 0x1D (SDO high)."),
+    ] + SimulationOptions.specs
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let kind = try parsed.choice("--sensor", from: ["adxl345", "adxl343", "sim"]) ?? "adxl345"
+        if let text = parsed.string("--address") {
+            guard let address = I2CAddress(parsing: text) else {
+                throw UsageError("--address takes a 7-bit address such as 0x53 or 0x1D; got '\(text)'.")
+            }
+            self.address = address
+        } else {
+            address = I2CAddress(0x53)!
+        }
+        let simulation = try SimulationOptions(parsed)
+        if kind == "sim" {
+            guard parsed.string("--bus") == nil else {
+                throw UsageError("--bus and --sensor sim exclude each other: the simulated chip has no bus.")
+            }
+            source = .simulated(simulation ?? SimulationOptions())
+        } else {
+            if let flag = simulation?.firstFlagGiven {
+                throw UsageError("\(flag) applies to the simulated chip only; add --sensor sim.")
+            }
+            source = .hardware(path: parsed.string("--bus") ?? Self.defaultBus)
+        }
+    }
+
+    var isSimulated: Bool {
+        if case .simulated = source { return true }
+        return false
+    }
+
+    /// Opens the bus (or builds the simulated chip) and the ADXL345 driver on it.
+    func open() throws(CommandFailure) -> ADXL345 {
+        switch source {
+        case .hardware(let path):
+            do {
+                let bus = try LinuxI2CBus(path: path)
+                return ADXL345(bus: bus, address: address)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        case .simulated(let simulation):
+            let bus = simulation.makeChip(address: I2CAddress(0x53)!)
+            return ADXL345(bus: bus, address: address)
+        }
+    }
+}

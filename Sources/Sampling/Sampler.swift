@@ -1,0 +1,113 @@
+import Accelerometers
+import I2C
+import PlumbDomain
+
+/// One averaged reading: the mean gravity over a window of samples, in the device frame.
+public struct Reading: Sendable, Hashable {
+    /// Mean gravity in g, device frame.
+    public var gravity: Vector3
+    /// Per-axis standard deviation of the samples, in g: the noise the mean was taken through.
+    public var spread: Vector3
+    /// Samples averaged.
+    public var samples: Int
+    /// When the newest sample was drained, on the sampler's clock (seconds).
+    public var time: Double
+}
+
+/// Counters for `health` and benchmarks.
+public struct SamplerStatistics: Sendable, Hashable {
+    /// Samples delivered.
+    public var samples = 0
+    /// Drains that found the chip's buffer full: samples may have been lost before them.
+    public var overruns = 0
+    /// Samples clipped at the range limit.
+    public var clipped = 0
+    /// Times the sampler woke to drain the chip.
+    public var wakeUps = 0
+}
+
+/// Paces reads of an ``Accelerometer``'s buffer and averages samples into readings.
+///
+/// It sleeps about one watermark's worth of samples between drains, so a 800 Hz stream costs
+/// tens of wake-ups a second, not hundreds. Not thread-safe: one task owns a sampler.
+public final class Sampler {
+    /// The chip being read.
+    public let chip: any Accelerometer
+    /// The clock used to pace drains.
+    public let clock: any PacingClock
+    /// What the chip runs with, once started.
+    public private(set) var settings: SamplingSettings?
+    /// Counters since start.
+    public private(set) var statistics = SamplerStatistics()
+
+    private var pending: [Vector3] = []
+    private var pendingStart = 0
+
+    public init(chip: any Accelerometer, clock: any PacingClock = MonotonicPacingClock()) {
+        self.chip = chip
+        self.clock = clock
+    }
+
+    /// Probes and starts the chip.
+    @discardableResult
+    public func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings {
+        _ = try chip.probe()
+        let settings = try chip.start(request)
+        self.settings = settings
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        // The first sample arrives about one period plus 1.1 ms after Measure.
+        clock.sleep(seconds: 1 / settings.rateHz + 0.0011)
+        return settings
+    }
+
+    /// Blocks until `count` samples have arrived, and returns their mean.
+    ///
+    /// - Throws: ``SensorError`` on a bus failure, or `.noData` when the chip delivers nothing for
+    ///   much longer than its rate implies (it lost power and fell back to standby, say).
+    public func nextReading(averaging count: Int) throws(SensorError) -> Reading {
+        guard let settings else {
+            throw .invalidSetting("the sampler was not started; call start(_:) first.")
+        }
+        let wanted = max(1, count)
+        let period = 1 / settings.rateHz
+        // Generous: several buffer-fulls of silence, and never under half a second.
+        let silenceLimit = max(0.5, Double(settings.bufferCapacity) * period * 3)
+        var lastProgress = clock.now()
+        while pending.count - pendingStart < wanted {
+            let before = pending.count
+            let report = try chip.drain(into: &pending)
+            statistics.wakeUps += 1
+            statistics.samples += report.count
+            statistics.clipped += report.clipped
+            if report.overrun { statistics.overruns += 1 }
+            let now = clock.now()
+            if pending.count > before {
+                lastProgress = now
+            } else if now - lastProgress > silenceLimit {
+                throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
+            }
+            let missing = wanted - (pending.count - pendingStart)
+            if missing > 0 {
+                let batch = min(missing, settings.watermark)
+                clock.sleep(seconds: Double(batch) * period)
+            }
+        }
+        var average = GravityAverage()
+        for sample in pending[pendingStart..<(pendingStart + wanted)] {
+            average.add(sample)
+        }
+        pendingStart += wanted
+        compact()
+        return Reading(gravity: average.mean ?? .zero, spread: average.standardDeviation ?? .zero,
+                       samples: wanted, time: clock.now())
+    }
+
+    /// Drops consumed samples once they dominate the buffer, so it never grows without bound.
+    private func compact() {
+        if pendingStart >= 1024 || pendingStart == pending.count {
+            pending.removeFirst(pendingStart)
+            pendingStart = 0
+        }
+    }
+}
