@@ -103,5 +103,12 @@ enum InterruptFlag {
     static func install() {
         signal(SIGINT) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
+        // A parent may have spawned us with these blocked (the mask is inherited); a handler
+        // for a blocked signal never runs, and Ctrl-C would do nothing.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

@@ -1,0 +1,135 @@
+import I2C
+import PlumbDomain
+
+extension SimulatedADXL345 {
+    /// Everything that makes one simulated part: where it answers, what it senses, how imperfect
+    /// it is, and what is wrong with its wiring.
+    ///
+    /// The defaults are an ideal chip with the datasheet's noise, level and still, at 0x53: a
+    /// scene at roll 3° reads 3°. Opt into errors with ``offset``, ``gain`` or ``typicalPart``.
+    public struct Configuration: Sendable {
+        /// The 7-bit address the chip acknowledges; others NACK. Default 0x53 (SDO/ALT low).
+        public var address: I2CAddress
+        /// What the chip senses; change it at run time with ``SimulatedADXL345/setScene(_:)``.
+        public var scene: SimulatedScene
+        /// X and Y noise in LSB rms at 256 LSB/g and ODR ≤ 100 Hz; it grows √2 per doubling of
+        /// the ODR above 100 Hz. Default 0.75 (datasheet). 0 makes the chip noiseless.
+        public var noiseXY: Double
+        /// Z noise in LSB rms at 256 LSB/g and ODR ≤ 100 Hz. nil (default) scales ``noiseXY`` by
+        /// the datasheet's ratio 1.1 / 0.75, which gives 1.1 LSB.
+        public var noiseZ: Double?
+        /// Zero-g offset error per axis, in mg, added to the output. Typical parts: X/Y ±35,
+        /// Z ±40. Default zero.
+        public var offset: Vector3
+        /// Sensitivity error per axis as a fraction: output = true × (1 + gain). Typical parts:
+        /// ±0.01, and X/Y about +0.035 more at 3.3 V than at 2.5 V; this model does not derive
+        /// that from ``supplyVoltage``, so include it here. Default zero.
+        public var gain: Vector3
+        /// Supply voltage VS in volts, 2.0…3.6 (clamped); scales the self-test response by the
+        /// datasheet's Table 14. Default 3.3 V, the Pi's rail.
+        public var supplyVoltage: Double
+        /// The change self-test causes, per axis, in LSB at 256 LSB/g and VS = 2.5 V (datasheet
+        /// limits X +50…+540, Y −540…−50, Z +75…+875). Default (+250, −250, +400), a healthy
+        /// part. Set an axis to 0 to model a stuck proof mass.
+        public var selfTestResponse: Vector3
+        /// Seed of the noise; the same seed and the same sample times give the same output.
+        public var seed: UInt64
+        /// What is wrong with the connection; change it at run time with
+        /// ``SimulatedADXL345/setFault(_:)``.
+        public var fault: Fault
+
+        /// The address of an ADXL345 with SDO/ALT tied low.
+        public static let defaultAddress = I2CAddress(0x53)!
+        /// Datasheet noise on X and Y, LSB rms at ODR ≤ 100 Hz.
+        public static let datasheetNoiseXY = 0.75
+        /// Datasheet noise on Z, LSB rms at ODR ≤ 100 Hz.
+        public static let datasheetNoiseZ = 1.1
+        /// A healthy part's self-test response at 2.5 V, LSB, well inside the datasheet limits.
+        public static let typicalSelfTestResponse = Vector3(x: 250, y: -250, z: 400)
+
+        /// A configuration; every parameter has the default described on its property.
+        public init(
+            address: I2CAddress = Configuration.defaultAddress,
+            scene: SimulatedScene = .level,
+            noiseXY: Double = Configuration.datasheetNoiseXY,
+            noiseZ: Double? = nil,
+            offset: Vector3 = .zero,
+            gain: Vector3 = .zero,
+            supplyVoltage: Double = 3.3,
+            selfTestResponse: Vector3 = Configuration.typicalSelfTestResponse,
+            seed: UInt64 = 0x5EED_AD11_345A_CCE1,
+            fault: Fault = .none
+        ) {
+            self.address = address
+            self.scene = scene
+            self.noiseXY = noiseXY
+            self.noiseZ = noiseZ
+            self.offset = offset
+            self.gain = gain
+            self.supplyVoltage = supplyVoltage
+            self.selfTestResponse = selfTestResponse
+            self.seed = seed
+            self.fault = fault
+        }
+
+        /// A part at the datasheet's typical error magnitudes, powered at 3.3 V: offsets
+        /// (+35, −35, +40) mg and gains (+4.5 %, +2.5 %, −1 %), that is ±1 % plus the X/Y rise at
+        /// 3.3 V. Calibration code should take these out; a level without it reads them in.
+        public static func typicalPart(scene: SimulatedScene = .level, seed: UInt64 = 0x5EED_AD11_345A_CCE1) -> Self {
+            Self(
+                scene: scene,
+                offset: Vector3(x: 35, y: -35, z: 40),
+                gain: Vector3(x: 0.045, y: 0.025, z: -0.01),
+                seed: seed)
+        }
+
+        /// Z noise in LSB rms at ODR ≤ 100 Hz, with the default applied.
+        var effectiveNoiseZ: Double {
+            noiseZ ?? noiseXY * (Self.datasheetNoiseZ / Self.datasheetNoiseXY)
+        }
+    }
+
+    /// A fault on the chip's connection, as a driver would meet it on a Pi.
+    public enum Fault: Sendable, Hashable {
+        /// Healthy.
+        case none
+        /// Every transfer fails unacknowledged (`EREMOTEIO`): wrong address, or no power. The chip
+        /// itself keeps sampling.
+        case noAcknowledge
+        /// Every transfer fails on the wire (`EIO`): a loose wire, no pull-ups. The chip keeps
+        /// sampling.
+        case busError
+        /// The chip is absent from clock time `at` for `for` seconds (transfers NACK), then back
+        /// power-cycled: registers at reset values, FIFO empty, standby.
+        case unplugged(at: Double, for: Double)
+    }
+}
+
+/// The datasheet's Table 14: self-test output scale factors against VS, relative to 2.5 V.
+///
+/// Kept apart from the driver's own copy of the table on purpose, so a slip in either shows up as
+/// a failing self-test rather than agreeing with itself.
+enum SelfTestSupplyScaling {
+    private static let rows: [(volts: Double, xy: Double, z: Double)] = [
+        (2.00, 0.64, 0.80),
+        (2.50, 1.00, 1.00),
+        (3.30, 1.77, 1.47),
+        (3.60, 2.11, 1.69),
+    ]
+
+    /// (X/Y factor, Z factor) at `volts`, linear between rows and clamped to 2.0…3.6 V.
+    static func factors(atSupply volts: Double) -> (xy: Double, z: Double) {
+        let first = rows[0], last = rows[rows.count - 1]
+        guard volts.isFinite, volts > first.volts else { return (first.xy, first.z) }
+        guard volts < last.volts else { return (last.xy, last.z) }
+        var lower = first
+        for upper in rows.dropFirst() {
+            if volts <= upper.volts {
+                let t = (volts - lower.volts) / (upper.volts - lower.volts)
+                return (lower.xy + t * (upper.xy - lower.xy), lower.z + t * (upper.z - lower.z))
+            }
+            lower = upper
+        }
+        return (last.xy, last.z)
+    }
+}

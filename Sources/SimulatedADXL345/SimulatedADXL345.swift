@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import I2C
+import PlumbSync
+
+/// A register-level model of an ADXL345 on an I²C bus, for running the real driver without
+/// hardware.
+///
+/// It is not a mock of the driver: the driver talks to it register by register exactly as to a
+/// chip on `/dev/i2c-1`, and it answers as the datasheet says the chip does — reset values, a
+/// read-only DEVID, auto-incrementing bursts, the ODR clock and its wake-up delay, the 32-level
+/// FIFO in bypass, FIFO and stream modes, INT_SOURCE and FIFO_STATUS, the OFSx registers, the
+/// self-test force, range, resolution and justification, datasheet noise. Time comes from an
+/// injected ``SimulationClock``; samples are produced lazily, at each access, for the instants
+/// that have passed.
+///
+/// Tests can read what the driver did (``writeLog``, ``statistics``), change what the chip senses
+/// (``setScene(_:)``) and break its connection (``setFault(_:)``).
+///
+/// Not modelled: tap, activity, inactivity and free-fall detection (their registers store values
+/// and INT_SOURCE never shows them); sleep, auto-sleep and low power (stored, no effect on rate or
+/// noise); trigger events (trigger mode runs as stream mode); the interrupt pins; temperature
+/// drift; the self-test's bimodality.
+///
+/// Thread-safe: every call is one atomic transaction under one lock.
+public final class SimulatedADXL345: I2CBus {
+    /// `simulated ADXL345`.
+    public let name = "simulated ADXL345"
+    /// Always `.simulated`.
+    public var transferMode: I2CTransferMode { .simulated }
+    /// The address the chip acknowledges.
+    public let address: I2CAddress
+    /// The clock the chip runs on.
+    public let clock: any SimulationClock
+
+    private let state: Locked<ChipState>
+
+    /// A chip powered on now, in standby with every register at its reset value.
+    ///
+    /// - Parameters:
+    ///   - configuration: the part and its surroundings; the default is an ideal, level chip.
+    ///   - clock: its time base; ``ManualSimulationClock`` makes tests exact.
+    public init(
+        configuration: Configuration = Configuration(),
+        clock: any SimulationClock = MonotonicSimulationClock()
+    ) {
+        address = configuration.address
+        self.clock = clock
+        state = Locked(ChipState(configuration: configuration, time: clock.now()))
+    }
+
+    // MARK: I2CBus
+
+    /// Reads `count` consecutive registers from `register` in one transaction.
+    ///
+    /// Registers auto-increment; reserved ones read 0 (and are counted in
+    /// ``SimulatorStatistics/reservedAccesses``); a read touching any of 0x32–0x37 pops one FIFO
+    /// entry when it ends.
+    ///
+    /// - Throws: ``I2CError`` `.invalidRequest` for a count below 1 or above 8192;
+    ///   `.noAcknowledge` (`EREMOTEIO`) for another address or while unplugged or NACKing;
+    ///   `.busError` (`EIO`) under a bus fault.
+    public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        let operation = "read of register \(hexByte(register))"
+        return try transaction(at: address, operation: operation) { (state) throws(I2CError) in
+            guard count > 0, count <= 8192 else {
+                throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
+                               operation: "read of \(count) bytes")
+            }
+            return state.read(from: register, count: count)
+        }
+    }
+
+    /// Writes one register in one transaction.
+    ///
+    /// Acknowledged writes are appended to ``writeLog`` whatever the register; reserved and
+    /// read-only registers ignore the value.
+    ///
+    /// - Throws: ``I2CError`` as for ``readRegisters(at:from:count:)``.
+    public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        let operation = "write of register \(hexByte(register))"
+        try transaction(at: address, operation: operation) { (state) throws(I2CError) in
+            state.write(register, value: value)
+        }
+    }
+
+    // MARK: Test controls
+
+    /// The configuration in force: the one given at init, with the current scene and fault.
+    public var configuration: Configuration {
+        state.withLock { $0.configuration }
+    }
+
+    /// What the chip senses now.
+    public var scene: SimulatedScene {
+        state.withLock { $0.configuration.scene }
+    }
+
+    /// Changes what the chip senses from now on: samples already due keep the old scene, so a
+    /// change is a clean step at the current clock time.
+    public func setScene(_ scene: SimulatedScene) {
+        withSynchronizedState { $0.configuration.scene = scene }
+    }
+
+    /// The fault in force.
+    public var fault: Fault {
+        state.withLock { $0.configuration.fault }
+    }
+
+    /// Changes the fault from now on. A new ``Fault/unplugged(at:for:)`` power-cycles the chip
+    /// once, when its window begins (at once if that time has passed).
+    public func setFault(_ fault: Fault) {
+        withSynchronizedState {
+            $0.configuration.fault = fault
+            $0.unplugHandled = false
+            $0.synchronize(to: $0.now)  // an unplug already under way takes effect now
+        }
+    }
+
+    /// Every acknowledged register write, oldest first, so a test can assert a driver's exact
+    /// initialisation sequence.
+    public var writeLog: [RegisterWrite] {
+        state.withLock { $0.writeLog }
+    }
+
+    /// Empties ``writeLog``.
+    public func clearWriteLog() {
+        state.withLock { $0.writeLog.removeAll() }
+    }
+
+    /// The counters, brought up to the clock's current time first.
+    public var statistics: SimulatorStatistics {
+        withSynchronizedState { $0.statistics }
+    }
+
+    /// Zeroes every counter, for example after a benchmark's warm-up.
+    public func resetStatistics() {
+        withSynchronizedState { $0.statistics = SimulatorStatistics() }
+    }
+
+    // MARK: Internals
+
+    private func withSynchronizedState<Result>(_ body: (inout ChipState) -> Result) -> Result {
+        state.withLock { state in
+            state.synchronize(to: clock.now())
+            return body(&state)
+        }
+    }
+
+    /// One bus transaction: catch the chip up to now, count it, fail it as the wiring would,
+    /// else run `body`.
+    private func transaction<Result>(
+        at target: I2CAddress,
+        operation: String,
+        _ body: (inout ChipState) throws(I2CError) -> Result
+    ) throws(I2CError) -> Result {
+        try state.withLock { (state) throws(I2CError) -> Result in
+            state.synchronize(to: clock.now())
+            state.statistics.transactions += 1
+            do throws(I2CError) {
+                if let failure = failure(of: state, at: target) {
+                    throw I2CError(code: failure.code, bus: name, address: target, errno: failure.errno,
+                                   operation: operation)
+                }
+                return try body(&state)
+            } catch {
+                state.statistics.failedTransactions += 1
+                throw error
+            }
+        }
+    }
+
+    /// Why a transfer to `target` fails, if it does: errno as a Pi's i2c-bcm2835 reports it.
+    private func failure(of state: ChipState, at target: I2CAddress) -> (code: I2CError.Code, errno: Int32)? {
+        switch state.configuration.fault {
+        case .busError:
+            return (.busError, EIO)
+        case .noAcknowledge:
+            return (.noAcknowledge, EREMOTEIO)
+        case .unplugged where state.isUnplugged:
+            return (.noAcknowledge, EREMOTEIO)
+        case .none, .unplugged:
+            return target == address ? nil : (.noAcknowledge, EREMOTEIO)
+        }
+    }
+}

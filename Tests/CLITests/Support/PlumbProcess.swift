@@ -1,0 +1,89 @@
+import Foundation
+
+/// The built `plumb` binary, run as a subprocess the way a person runs it.
+struct PlumbProcess {
+    /// What a finished run left behind.
+    struct Outcome: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// Non-empty stdout lines.
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        /// Each stdout line parsed as a JSON object.
+        func jsonObjects() throws -> [[String: Any]] {
+            try lines.map { line in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    throw CocoaError(.propertyListReadCorrupt)
+                }
+                return object
+            }
+        }
+
+        var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    }
+
+    /// The directory SwiftPM built the products into: the test bundle lives there too.
+    static let productsDirectory: URL = {
+        if let override = ProcessInfo.processInfo.environment["PLUMB_PRODUCTS_DIR"] {
+            return URL(fileURLWithPath: override)
+        }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // On Linux the test runner is `<products>/PlumbPackageTests.xctest`, a plain executable.
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("plumb").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory
+    }()
+
+    static var binary: URL { productsDirectory.appendingPathComponent("plumb") }
+
+    /// Runs `plumb arguments…` with `environment` added to this process's, and waits at most
+    /// `timeout` seconds before killing it (a hung command fails the test instead of the suite).
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        // Read both pipes to the end before waiting, so a chatty child can't block on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        killer.cancel()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts `plumb` and returns the running process with its stdout pipe, for `--watch`.
+    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out)
+    }
+}
