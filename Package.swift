@@ -19,6 +19,11 @@ let package = Package(
     targets: [
         // MARK: C headers from the system, never re-declared by hand
         .systemLibrary(name: "CI2CDev", path: "Sources/CI2CDev"),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
@@ -34,21 +39,42 @@ let package = Package(
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
+        // MARK: Network and settings
+        .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbSync"]),
+        .target(name: "Configuration", dependencies: ["CYAML", "PlumbDomain", "I2C"]),
+
+        // MARK: The agent: services under one supervisor
+        .target(name: "Agent", dependencies: [
+            "Accelerometers", "Configuration", "CSystemd", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
+            "Sampling", "SimulatedADXL345",
+        ]),
+
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "I2C", "PlumbDomain", "Sampling", "SimulatedADXL345", "PlumbSync",
+            "Accelerometers", "Agent", "Configuration", "I2C", "MQTT", "PlumbDomain", "Sampling",
+            "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C",
         ]),
 
+        // MARK: Test support: libraries that only tests link
+        .target(name: "MQTTTesting", dependencies: ["MQTT", "PlumbSync"], path: "Tests/MQTTTesting"),
+        .target(name: "BrokerHarness", path: "Tests/BrokerHarness"),
+
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
-        .testTarget(name: "CLITests", dependencies: [], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CLITests", dependencies: ["BrokerHarness"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "PlumbDomain"]),
+        .testTarget(name: "AgentTests", dependencies: [
+            "Agent", "Configuration", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
+            "SimulatedADXL345", "Accelerometers", "Sampling",
+        ]),
     ]
 )
 
