@@ -45,8 +45,8 @@ func benchmarkFIFO(seconds: Double) {
     let driver = ADXL345(bus: chip, clock: clock)
     let sampler = Sampler(chip: driver, clock: clock)
     do {
-        let settings = try sampler.start(SamplingRequest(rateHz: 800, rangeG: 16))
         chip.resetStatistics()
+        let settings = try sampler.start(SamplingRequest(rateHz: 800, rangeG: 16))
         let deliveredBefore = sampler.statistics.samples
         let cpuStart = cpuSeconds()
         let start = clock.now()
