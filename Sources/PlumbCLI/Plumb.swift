@@ -19,6 +19,8 @@ public enum Plumb {
                 usage: ProbeCommand.usage, run: ProbeCommand.run),
         Command(name: "read", summary: "Print roll, pitch and tilt readings.",
                 usage: ReadCommand.usage, run: ReadCommand.run),
+        Command(name: "run", summary: "Run the MQTT agent (under systemd on a Pi).",
+                usage: RunCommand.usage, run: RunCommand.run),
         Command(name: "selftest", summary: "Run the chip's self-test against the datasheet limits.",
                 usage: SelfTestCommand.usage, run: SelfTestCommand.run),
     ]

@@ -1,0 +1,142 @@
+import Configuration
+import Foundation
+import MQTT
+import PlumbDomain
+
+extension AgentCore {
+    /// Routes an incoming message: desired config, or a command.
+    func receive(_ message: MQTTMessage) {
+        if message.topic == topics.configSet {
+            // An empty payload is the deletion of a retained message (ours, below): not a config.
+            guard !message.payload.isEmpty else { return }
+            let result = Result { () throws(SettingsRejection) in try settings.applying(json: message.payload) }
+            settle(result, clearing: message.topic)
+        } else if let key = topics.configKey(ofSetTopic: message.topic) {
+            guard !message.payload.isEmpty else { return }
+            let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
+            settle(result, clearing: message.topic)
+        } else if let command = topics.commandName(of: message.topic) {
+            // A retained command would fire again at every reconnect: commands are one-shot.
+            guard !message.retain else {
+                log.warning("ignored a retained \(command) command; publish commands without the retain flag.")
+                return
+            }
+            run(command: command)
+        }
+    }
+
+    /// Applies or rejects a desired config, then deletes the retained desired-config message.
+    ///
+    /// Deleting it is what makes "last write per key wins" survive restarts: the applied value
+    /// lives on in the state directory and in `P/config`, and no older retained desired value is
+    /// left on the broker to come back when the agent or the broker restarts.
+    func settle(_ result: Result<LiveSettings, SettingsRejection>, clearing topic: String) {
+        switch result {
+        case .success(let new):
+            apply(new)
+        case .failure(let rejection):
+            log.warning("config rejected: \(rejection)")
+            var details: [String: JSONValue] = ["reason": .string(rejection.reason)]
+            details["key"] = rejection.key.map(JSONValue.string) ?? .null
+            details["value"] = rejection.value.map(JSONValue.string) ?? .null
+            emit(AgentEvent(type: "config_rejected", details: details))
+        }
+        publish(topic, [], retain: true, qos: .atLeastOnce)
+    }
+
+    /// Makes `new` the effective settings: live, persisted and reported.
+    func apply(_ new: LiveSettings) {
+        let changes = Self.differences(from: settings, to: new)
+        let old = settings
+        settings = new
+        settingsFromMQTT = true
+        if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
+        if new.mount != old.mount { zero = Self.zeroReference(zeroGravity, mount: new.mount) }
+        levelMachine.reconfigure(Self.thresholds(new))
+        policy = Self.policy(new)
+        var details: [String: JSONValue] = ["changes": .object(changes)]
+        do {
+            try store.save(settings: new)
+        } catch {
+            log.error("could not persist the settings: \(error)")
+            details["persisted"] = .bool(false)
+        }
+        publishConfig()
+        emit(AgentEvent(type: "config_applied", details: details))
+        if let averaged { ingestAgain(averaged) }
+        publishState(reason: "config")
+    }
+
+    /// Re-evaluates the current average under new settings (a new mount or zero changes the
+    /// angles at once, not at the next block).
+    func ingestAgain(_ deviceGravity: Vector3) {
+        attitude = attitude(of: deviceGravity)
+    }
+
+    /// The keys whose effective values differ, with their new values.
+    static func differences(from old: LiveSettings, to new: LiveSettings) -> [String: JSONValue] {
+        func object(_ settings: LiveSettings) -> [String: JSONValue] {
+            (try? JSONDecoder().decode([String: JSONValue].self, from: Data(settings.encodedEffectiveConfig()))) ?? [:]
+        }
+        let before = object(old)
+        return object(new).filter { before[$0.key] != $0.value }
+    }
+
+    // MARK: Commands
+
+    func run(command: String) {
+        switch command {
+        case "zero":
+            guard let averaged, sensorOK else {
+                log.warning("zero ignored: there is no current reading (the sensor is faulty or starting).")
+                return
+            }
+            zeroGravity = averaged
+            zero = Self.zeroReference(averaged, mount: settings.mount)
+            persistZero()
+            ingestAgain(averaged)
+            emit(AgentEvent(type: "zeroed", details: [
+                "reference": .object(["x": .number(rounded(averaged.x, 5)), "y": .number(rounded(averaged.y, 5)),
+                                      "z": .number(rounded(averaged.z, 5))]),
+            ]))
+            policy.force()
+            publishState(reason: "zeroed")
+        case "clear_zero":
+            zeroGravity = nil
+            zero = nil
+            persistZero()
+            if let averaged { ingestAgain(averaged) }
+            emit(AgentEvent(type: "zeroed", details: ["reference": .null]))
+            publishState(reason: "zero cleared")
+        case "republish":
+            publishBirth()
+        default:
+            log.warning("unknown command '\(command)'; the commands are zero, clear_zero and republish.")
+        }
+    }
+
+    func persistZero() {
+        do {
+            try store.save(zero: zeroGravity.flatMap { ZeroReference(referenceGravity: $0) })
+        } catch {
+            log.error("could not persist the zero reference: \(error)")
+        }
+    }
+
+    // MARK: Reload
+
+    /// SIGHUP: new file defaults. Settings changed over MQTT stay in force; when none were, the
+    /// file's level settings apply at once.
+    public func reload(defaults newDefaults: LiveSettings) {
+        defaults = newDefaults
+        if settingsFromMQTT {
+            log.info("config file reloaded; settings changed over MQTT stay in force over its level section.")
+        } else if newDefaults != settings {
+            apply(newDefaults)
+            settingsFromMQTT = false
+            log.info("config file reloaded and applied.")
+        } else {
+            log.info("config file reloaded; nothing changed.")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Configuration
+import MQTT
+import PlumbDomain
+
+extension AgentCore {
+    // MARK: Connection
+
+    /// Feeds one event from the MQTT client.
+    public func handle(_ event: MQTTEvent) {
+        switch event {
+        case .connected(let connection):
+            connections += 1
+            connected = true
+            log.info("connected to the broker (MQTT \(connection.protocolVersion))")
+            publishBirth()
+        case .disconnected(let error):
+            connected = false
+            if let error, !stopping { log.warning("lost the broker: \(error). Reconnecting with backoff.") }
+        case .connectionFailed(let error):
+            connected = false
+            log.warning("cannot reach the broker: \(error)")
+        case .message(let message):
+            receive(message)
+        }
+    }
+
+    /// Everything a subscriber needs after we (re)connect: status, config, level, state, health,
+    /// then the events queued while away.
+    func publishBirth() {
+        publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
+        publishConfig()
+        publishLevel()
+        publishState(reason: "birth")
+        publishHealth(at: clock())
+        flushEvents()
+    }
+
+    // MARK: Publications
+
+    func publishState(reason: String) {
+        // Before the first reading or fault there is nothing true to say: no nulls dressed up as a state.
+        guard attitude != nil || sensorFaultMessage != nil else { return }
+        seq += 1
+        let payload = StatePayload(attitude: sensorOK ? attitude : nil, unit: settings.angleUnit,
+                                   level: levelMachine.isLevel, alarm: levelMachine.isAlarm,
+                                   gravity: averaged ?? .zero, sensorOK: sensorOK, seq: seq)
+        if let attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
+        log.debug("state (\(reason)) seq \(seq)")
+        publish(topics.state, encodeJSON(payload), retain: true)
+    }
+
+    func publishLevel() {
+        guard let level = levelMachine.isLevel else { return }
+        publish(topics.level, Array((level ? "ON" : "OFF").utf8), retain: true)
+    }
+
+    func publishConfig() {
+        publish(topics.config, settings.encodedEffectiveConfig(), retain: true)
+    }
+
+    func publishHealth(at now: Double) {
+        let elapsed = now - lastHealth
+        let rate = elapsed.isFinite && elapsed > 0 ? Double(samplesDelivered - lastHealthSamples) / elapsed : 0
+        lastHealth = now
+        lastHealthSamples = samplesDelivered
+        let health: [String: JSONValue] = [
+            "uptime_s": .integer(Int(now - startTime)),
+            "samples": .integer(samplesDelivered),
+            "sample_rate_hz": .number(rounded(rate, 1)),
+            "dropped": .integer(overruns),
+            "i2c_errors": .integer(sampling.i2cErrors),
+            "reconnects": .integer(max(0, connections - 1)),
+            "queued_events": .integer(events.count),
+            "dropped_events": .integer(events.dropped),
+            "version": .string(version),
+        ]
+        publish(topics.health, JSONValue.object(health).bytes, retain: true)
+    }
+
+    /// Sends an event now, or keeps it for after the reconnect.
+    func emit(_ event: AgentEvent) {
+        log.info("event \(event.type)")
+        events.append(event)
+        flushEvents()
+    }
+
+    func flushEvents() {
+        guard connected else { return }
+        while let event = events.first {
+            do {
+                try mqtt.publish(topics.event, payload: event.payload, qos: .atLeastOnce, retain: false)
+                _ = events.popFirst()
+            } catch {
+                return  // the connection dropped between the check and the call: keep it queued
+            }
+        }
+    }
+
+    /// Publishes if connected. State-like topics are retained and republished in full at the
+    /// next connect, so a publication missed while away needs no queue.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: MQTTQoS = .atMostOnce) {
+        guard connected else { return }
+        do {
+            try mqtt.publish(topic, payload: payload, qos: qos, retain: retain)
+        } catch {
+            log.debug("publish to \(topic) failed: \(error)")
+        }
+    }
+}

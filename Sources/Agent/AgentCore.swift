@@ -1,0 +1,197 @@
+import Accelerometers
+import Configuration
+import Foundation
+import MQTT
+import PlumbDomain
+import Sampling
+
+/// The agent's state and decisions: readings in, MQTT publications out.
+///
+/// An actor, so the sampling thread, the MQTT callbacks, the ticker and signals all reach the
+/// state one at a time. Nothing here blocks: publishing is a non-blocking libmosquitto call.
+public actor AgentCore {
+    let topics: Topics
+    let mqtt: any MQTTClient
+    let store: StateStore
+    let sampling: SamplingService
+    let log: AgentLog
+    let version: String
+    let startTime: Double
+    let clock: @Sendable () -> Double
+
+    // Settings
+    var defaults: LiveSettings
+    var settings: LiveSettings
+    /// Whether the settings came from MQTT (now or persisted) rather than from the file.
+    var settingsFromMQTT: Bool
+    /// The zero reference as the device-frame gravity it was taken at; see ``attitude(of:)``.
+    var zeroGravity: Vector3?
+    var zero: ZeroReference?
+
+    // Pipeline state
+    var window: MovingAverage
+    var averaged: Vector3?
+    var attitude: Attitude?
+    var levelMachine: LevelStateMachine
+    var policy: PublishPolicy
+    var sensorOK = false
+    var sensorFaultMessage: String?
+
+    // Publishing state
+    var connected = false
+    var connections = 0
+    var seq = 0
+    var events: BoundedQueue<AgentEvent>
+    var lastHealth = -Double.infinity
+    var lastHealthSamples = 0
+    var samplesDelivered = 0
+    var overruns = 0
+    var stopping = false
+
+    /// Seconds between `P/health` messages.
+    static let healthInterval = 60.0
+    /// Events kept while the broker is away.
+    static let eventQueueCapacity = 200
+
+    public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
+                defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?, log: AgentLog,
+                version: String, clock: @escaping @Sendable () -> Double) {
+        self.topics = topics
+        self.mqtt = mqtt
+        self.store = store
+        self.sampling = sampling
+        self.defaults = defaults
+        self.settings = settings
+        self.settingsFromMQTT = settingsFromMQTT
+        self.log = log
+        self.version = version
+        self.clock = clock
+        startTime = clock()
+        levelMachine = LevelStateMachine(thresholds: Self.thresholds(settings))
+        policy = Self.policy(settings)
+        events = BoundedQueue(capacity: Self.eventQueueCapacity)
+        window = MovingAverage(capacity: Self.windowBlocks(settings))
+        self.zeroGravity = zeroGravity
+        zero = Self.zeroReference(zeroGravity, mount: settings.mount)
+    }
+
+    // MARK: Readings
+
+    /// Feeds one update from the sampling thread.
+    public func handle(_ update: SamplingUpdate) {
+        switch update {
+        case .started(let sampling):
+            log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
+            sensorOK = true
+        case .recovered(let sampling):
+            log.info("sensor recovered at \(sampling.rateHz) Hz")
+            sensorOK = true
+            sensorFaultMessage = nil
+            emit(AgentEvent(type: "sensor_recovered", details: [:]))
+            policy.force()
+        case .fault(let message, let retryIn):
+            if sensorFaultMessage == nil {
+                log.error("sensor fault: \(message) Retrying in \(retryIn) s, backing off to 30 s.")
+                emit(AgentEvent(type: "sensor_fault", details: ["error": .string(message)]))
+                sensorOK = false
+                sensorFaultMessage = message
+                // Samples from before the fault must not mix with those after the recovery.
+                window.reset()
+                publishState(reason: "fault")
+            } else {
+                log.debug("sensor still faulty: \(message)")
+            }
+        case .reading(let reading, let statistics):
+            samplesDelivered = statistics.samples
+            overruns = statistics.overruns
+            ingest(reading.gravity)
+        }
+    }
+
+    func ingest(_ block: Vector3) {
+        window.resize(capacity: Self.windowBlocks(settings))
+        window.add(block)
+        guard let mean = window.mean else { return }
+        averaged = mean
+        let current = attitude(of: mean)
+        attitude = current
+        let now = clock()
+        let levelWasKnown = levelMachine.isLevel != nil
+        let changes = levelMachine.update(tilt: current.tilt, at: now)
+        for change in changes {
+            emit(AgentEvent(type: change.eventType, details: ["tilt_deg": .number(rounded(current.tilt.degrees, 4))]))
+        }
+        // The first reading decides the state without an event; `P/level` still needs it.
+        if !levelWasKnown || changes.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
+            publishLevel()
+        }
+        if let reason = policy.decide(attitude: current, flipped: !changes.isEmpty, at: now) {
+            publishState(reason: "\(reason)")
+        }
+    }
+
+    /// Device-frame gravity → mount → zero reference → angles.
+    func attitude(of deviceGravity: Vector3) -> Attitude {
+        var gravity = settings.mount.levelFrame(deviceGravity)
+        if let zero { gravity = zero.corrected(gravity) }
+        return Attitude(gravity: gravity)
+    }
+
+    // MARK: Ticks
+
+    /// Called every second: heartbeats while no readings arrive, health, queued events.
+    public func tick() {
+        let now = clock()
+        if let attitude, sensorOK {
+            if let reason = policy.decide(attitude: attitude, flipped: false, at: now) { publishState(reason: "\(reason)") }
+        } else if now - policy.lastPublishTime >= settings.heartbeatS {
+            publishState(reason: "heartbeat")
+        }
+        if now - lastHealth >= Self.healthInterval {
+            publishHealth(at: now)
+        }
+        flushEvents()
+    }
+
+    // MARK: Shutdown
+
+    /// Publishes `offline` and disconnects: the graceful half of SIGTERM.
+    public func shutdown() async {
+        stopping = true
+        if connected {
+            try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
+        }
+        await mqtt.disconnect()
+    }
+
+    /// Block means in the moving average: `average_window_s` in tenths of a second.
+    static func windowBlocks(_ settings: LiveSettings) -> Int {
+        max(1, Int((settings.averageWindowS / SamplingService.blockSeconds).rounded()))
+    }
+
+    static func thresholds(_ settings: LiveSettings) -> LevelThresholds {
+        LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
+                        alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS)
+    }
+
+    static func policy(_ settings: LiveSettings) -> PublishPolicy {
+        PublishPolicy(deadband: Angle(degrees: settings.publishDeadbandDeg), minInterval: settings.minIntervalS,
+                      heartbeat: settings.heartbeatS)
+    }
+
+    static func zeroReference(_ deviceGravity: Vector3?, mount: Mount) -> ZeroReference? {
+        deviceGravity.flatMap { ZeroReference(referenceGravity: mount.levelFrame($0)) }
+    }
+}
+
+extension LevelEvent {
+    /// The `type` of the MQTT event.
+    var eventType: String {
+        switch self {
+        case .levelEntered: "level_entered"
+        case .levelLeft: "level_left"
+        case .alarmRaised: "alarm_raised"
+        case .alarmCleared: "alarm_cleared"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How much the agent says on stderr (the journal, under systemd).
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug, info, warning, error
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    /// `debug`, `info`, `warning`, `error`.
+    public init?(name: String) {
+        guard let level = Self.allCases.first(where: { "\($0)" == name }) else { return nil }
+        self = level
+    }
+}
+
+/// Where log lines go. One small protocol, swift-log style, so tests can capture lines instead
+/// of scraping stderr.
+public protocol LogSink: Sendable {
+    func write(_ level: LogLevel, _ message: String)
+}
+
+/// Lines on stderr with a level prefix systemd's journal understands (`<3>` error … `<7>` debug).
+public struct StandardErrorSink: LogSink {
+    public init() {}
+
+    public func write(_ level: LogLevel, _ message: String) {
+        let priority = switch level {
+        case .debug: "<7>"
+        case .info: "<6>"
+        case .warning: "<4>"
+        case .error: "<3>"
+        }
+        // One write(2) per line, so lines from different threads never interleave.
+        let line = Array((priority + "plumb: " + message + "\n").utf8)
+        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The agent's logger: a threshold and a sink.
+public struct AgentLog: Sendable {
+    public var level: LogLevel
+    public var sink: any LogSink
+
+    public init(level: LogLevel = .info, sink: any LogSink = StandardErrorSink()) {
+        self.level = level
+        self.sink = sink
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    private func log(_ level: LogLevel, _ message: String) {
+        guard level >= self.level else { return }
+        sink.write(level, message)
+    }
+}

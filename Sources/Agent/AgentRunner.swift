@@ -1,0 +1,122 @@
+import Accelerometers
+import Configuration
+import Foundation
+import MQTT
+import PlumbDomain
+import Sampling
+
+/// `plumb run`: the sampler, the publisher and the ticker as services under one supervisor, and
+/// the graceful stop that SIGTERM/SIGINT trigger (publish `offline`, disconnect, exit 0).
+public struct AgentRunner: Sendable {
+    /// The validated configuration, file and CLI flags merged.
+    public var configuration: AgentConfiguration
+    /// Builds the chip driver; called again after every sensor fault.
+    public var makeChip: @Sendable () throws -> any Accelerometer
+    /// Re-reads and validates the config file, for SIGHUP.
+    public var reloadConfiguration: @Sendable () throws -> AgentConfiguration
+    /// Plumb's version, for `health` and the device block.
+    public var version: String
+    public var log: AgentLog
+
+    public init(configuration: AgentConfiguration, makeChip: @escaping @Sendable () throws -> any Accelerometer,
+                reloadConfiguration: @escaping @Sendable () throws -> AgentConfiguration, version: String, log: AgentLog) {
+        self.configuration = configuration
+        self.makeChip = makeChip
+        self.reloadConfiguration = reloadConfiguration
+        self.version = version
+        self.log = log
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status. Never throws: every failure is a
+    /// message and a status.
+    public func run() async -> Int32 {
+        let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
+        let store = StateStore(directory: configuration.stateDirectory)
+        let loaded = store.load()
+        for warning in loaded.warnings { log.warning(warning) }
+        let defaults = configuration.level
+        let settings = loaded.settings ?? defaults
+
+        let mqttConfiguration = AgentRunner.mqttConfiguration(configuration, topics: topics)
+        let client = MosquittoClient(configuration: mqttConfiguration)
+        let sampling = SamplingService(rateHz: settings.sampleRateHz, rangeG: configuration.sensor.range,
+                                       makeChip: makeChip)
+        let clock = MonotonicPacingClock()
+        let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
+                             settings: settings, settingsFromMQTT: loaded.settings != nil,
+                             zeroGravity: loaded.zero?.referenceGravity, log: log, version: version,
+                             clock: { clock.now() })
+        let notifier = SystemdNotifier()
+        let signals = SignalSource.signals()
+
+        do {
+            try client.subscribe([topics.configSet, topics.configKeySetFilter, topics.commandFilter], qos: .atLeastOnce)
+            try client.start()
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+        log.info("plumb \(version) running as \(topics.prefix), broker \(mqttConfiguration.host):\(mqttConfiguration.port)")
+
+        let samplingTask = Task {
+            for await update in sampling.start() { await core.handle(update) }
+        }
+        let mqttTask = Task {
+            for await event in client.events { await core.handle(event) }
+        }
+        let tickTask = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await core.tick()
+                notifier.watchdog()
+            }
+        }
+        notifier.ready()
+
+        for await signal in signals {
+            switch signal {
+            case .stop:
+                log.info("stopping")
+                notifier.stopping()
+                tickTask.cancel()
+                sampling.stop()
+                await core.shutdown()
+                mqttTask.cancel()
+                samplingTask.cancel()
+                return 0
+            case .reload:
+                notifier.reloading()
+                do {
+                    let reloaded = try reloadConfiguration()
+                    await core.reload(defaults: reloaded.level)
+                    if reloaded.mqtt != configuration.mqtt || reloaded.sensor != configuration.sensor
+                        || reloaded.device != configuration.device {
+                        log.warning("connection, sensor and device settings take effect at the next restart.")
+                    }
+                } catch {
+                    log.error("config reload refused, keeping the running config: \(error)")
+                }
+                notifier.ready()
+            }
+        }
+        return 0
+    }
+}
+
+extension AgentRunner {
+    /// The client's configuration: the connection from the file (MQTT can never change it), a
+    /// last will of `offline` retained on `P/status`, MQTT 5 with a fallback to 3.1.1.
+    static func mqttConfiguration(_ configuration: AgentConfiguration, topics: Topics) -> MQTTConfiguration {
+        let mqtt = configuration.mqtt
+        let tls = mqtt.tls.map { settings in
+            MQTTConfiguration.TLS(caFile: settings.caFile, certFile: settings.certFile, keyFile: settings.keyFile,
+                                  insecure: settings.insecure)
+        }
+        return MQTTConfiguration(
+            host: mqtt.host, port: mqtt.port, clientID: mqtt.clientID, keepAlive: mqtt.keepalive,
+            // Without a config file nothing resolved the password yet: PLUMB_MQTT_PASSWORD still counts.
+            username: mqtt.username, password: mqtt.password ?? (try? mqtt.resolvePassword()) ?? nil,
+            will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce, retain: true),
+            tls: tls)
+    }
+}

@@ -1,0 +1,112 @@
+import Accelerometers
+import Foundation
+import PlumbDomain
+import PlumbSync
+import Sampling
+
+/// What the sampling thread reports to the agent.
+public enum SamplingUpdate: Sendable {
+    /// A block mean of about a tenth of a second of samples, device frame.
+    case reading(Reading, statistics: SamplerStatistics)
+    /// The sensor failed; the service retries by itself after `retryIn` seconds.
+    case fault(message: String, retryIn: Double)
+    /// The sensor answers again after a fault, reconfigured.
+    case recovered(SamplingSettings)
+    /// The sensor runs with these settings (at start, and after a rate change).
+    case started(SamplingSettings)
+}
+
+/// Owns the chip on a thread of its own, because its bus calls block; everything else in the
+/// agent is async. It never exits on a sensor failure: it reports the fault, waits with backoff
+/// (0.5 s doubling to 30 s), probes and reconfigures the chip, and carries on.
+public final class SamplingService: Sendable {
+    private let makeChip: @Sendable () throws -> any Accelerometer
+    private let clock: any PacingClock
+    private let control: Locked<Control>
+
+    private struct Control {
+        var rateHz: Double
+        var rangeG: Int
+        var stopped = false
+        var i2cErrors = 0
+    }
+
+    /// Block means are about this long: short enough for a responsive moving average, long
+    /// enough that a wake-up drains a useful batch.
+    static let blockSeconds = 0.1
+
+    /// - Parameter makeChip: builds the driver; called again after every fault, so a bus that
+    ///   disappeared and came back is reopened.
+    public init(rateHz: Double, rangeG: Int, clock: any PacingClock = MonotonicPacingClock(),
+                makeChip: @escaping @Sendable () throws -> any Accelerometer) {
+        self.makeChip = makeChip
+        self.clock = clock
+        control = Locked(Control(rateHz: rateHz, rangeG: rangeG))
+    }
+
+    /// Bus and sensor errors since start.
+    public var i2cErrors: Int { control.withLock { $0.i2cErrors } }
+
+    /// Asks for a new output data rate; the loop restarts the chip at its next block.
+    public func setRate(_ hertz: Double) {
+        control.withLock { $0.rateHz = hertz }
+    }
+
+    /// Ends the loop after its current block; the chip is put in standby.
+    public func stop() {
+        control.withLock { $0.stopped = true }
+    }
+
+    /// Starts the sampling thread; updates arrive on the returned stream until ``stop()``.
+    public func start() -> AsyncStream<SamplingUpdate> {
+        let (stream, continuation) = AsyncStream<SamplingUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let thread = Thread { [self] in
+            run(continuation)
+            continuation.finish()
+        }
+        thread.name = "plumb-sampling"
+        thread.start()
+        return stream
+    }
+
+    private func run(_ continuation: AsyncStream<SamplingUpdate>.Continuation) {
+        var backoff = 0.5
+        var faulted = false
+        while !control.withLock({ $0.stopped }) {
+            let (rate, range) = control.withLock { ($0.rateHz, $0.rangeG) }
+            var chip: (any Accelerometer)?
+            do {
+                let opened = try makeChip()
+                chip = opened
+                let sampler = Sampler(chip: opened, clock: clock)
+                let settings = try sampler.start(SamplingRequest(rateHz: rate, rangeG: range))
+                continuation.yield(faulted ? .recovered(settings) : .started(settings))
+                faulted = false
+                backoff = 0.5
+                let perBlock = max(1, Int((settings.rateHz * Self.blockSeconds).rounded()))
+                while true {
+                    let (stopped, wantedRate) = control.withLock { ($0.stopped, $0.rateHz) }
+                    if stopped || wantedRate != rate { break }
+                    let reading = try sampler.nextReading(averaging: perBlock)
+                    continuation.yield(.reading(reading, statistics: sampler.statistics))
+                }
+                try? opened.stop()
+            } catch {
+                try? chip?.stop()
+                control.withLock { $0.i2cErrors += 1 }
+                faulted = true
+                continuation.yield(.fault(message: "\(error)", retryIn: backoff))
+                sleepUnlessStopped(backoff)
+                backoff = min(30, backoff * 2)
+            }
+        }
+    }
+
+    /// Sleeps in short steps so a stop request is honoured within a tenth of a second.
+    private func sleepUnlessStopped(_ seconds: Double) {
+        let end = clock.now() + seconds
+        while clock.now() < end && !control.withLock({ $0.stopped }) {
+            clock.sleep(seconds: min(0.1, end - clock.now()))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Every topic of one device, under `P = <base_topic>/<device_id>`. The README's topic table is
+/// the contract these names follow.
+public struct Topics: Sendable, Hashable {
+    /// `P`.
+    public let prefix: String
+
+    public init(baseTopic: String, deviceID: String) {
+        prefix = baseTopic + "/" + deviceID
+    }
+
+    /// `P/status`: `online`/`offline`, retained; the will and the birth message.
+    public var status: String { prefix + "/status" }
+    /// `P/state`: the reading as JSON, retained.
+    public var state: String { prefix + "/state" }
+    /// `P/level`: `ON`/`OFF`, retained.
+    public var level: String { prefix + "/level" }
+    /// `P/event`: JSON events, QoS 1, not retained.
+    public var event: String { prefix + "/event" }
+    /// `P/config`: the effective config as JSON, retained.
+    public var config: String { prefix + "/config" }
+    /// `P/config/set`: a JSON object of settings, partial or full.
+    public var configSet: String { prefix + "/config/set" }
+    /// `P/config/+/set`: one raw value per key.
+    public var configKeySetFilter: String { prefix + "/config/+/set" }
+    /// `P/command/+`: `zero`, `clear_zero`, `republish`.
+    public var commandFilter: String { prefix + "/command/+" }
+    /// `P/health`: counters as JSON, retained, every 60 s.
+    public var health: String { prefix + "/health" }
+
+    /// `P/config/<key>/set`.
+    public func configSet(key: String) -> String { prefix + "/config/" + key + "/set" }
+
+    /// `P/command/<name>`.
+    public func command(_ name: String) -> String { prefix + "/command/" + name }
+
+    /// The key of a `P/config/<key>/set` topic, or nil for any other topic.
+    public func configKey(ofSetTopic topic: String) -> String? {
+        let head = prefix + "/config/"
+        guard topic.hasPrefix(head), topic.hasSuffix("/set"), topic != configSet else { return nil }
+        let key = topic.dropFirst(head.count).dropLast("/set".count)
+        guard !key.isEmpty, !key.contains("/") else { return nil }
+        return String(key)
+    }
+
+    /// The name of a `P/command/<name>` topic, or nil for any other topic.
+    public func commandName(of topic: String) -> String? {
+        let head = prefix + "/command/"
+        guard topic.hasPrefix(head) else { return nil }
+        let name = topic.dropFirst(head.count)
+        guard !name.isEmpty, !name.contains("/") else { return nil }
+        return String(name)
+    }
+}

@@ -1,0 +1,246 @@
+import I2C
+import PlumbDomain
+
+extension AgentConfiguration {
+    /// Reads a config file's text. Reads no file and no environment: `mqtt.password` stays nil
+    /// and the files it names are not checked (``load(path:environment:hostname:)`` does both).
+    ///
+    /// Empty text, or only comments, gives every default. Absent and null values (`key:` with
+    /// nothing after it) both mean "use the default".
+    ///
+    /// - Parameters:
+    ///   - source: the file's name, for messages.
+    ///   - hostname: the host name the default device id comes from.
+    /// - Throws: ``ConfigurationError`` for a YAML syntax error, an unknown or duplicate key, a
+    ///   wrong type, a value out of range, or settings that conflict; the message names the key
+    ///   path, line and column.
+    public static func parse(yaml: String, source: String,
+                             hostname: String = systemHostname()) throws(ConfigurationError) -> AgentConfiguration {
+        try decode(Array(yaml.utf8), source: source, hostname: hostname).configuration
+    }
+
+    /// The config and where its keys are, for the checks `load` makes after parsing.
+    static func decode(_ bytes: [UInt8], source: String,
+                       hostname: String) throws(ConfigurationError) -> (configuration: AgentConfiguration, marks: [String: YAMLMark]) {
+        let root = try YAMLSection(YAMLReader.read(bytes, source: source), path: "",
+                                   keys: ["mqtt", "device", "sensor", "state_dir", "log_level", "level"],
+                                   hints: Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
+                                       ($0.rawValue, "This live setting is written as \(livePath($0)).")
+                                   }),
+                                   source: source)
+        var marks: [String: YAMLMark] = [:]
+        let device = try root.section("device", keys: ["id", "name"])
+        var configuration = AgentConfiguration(deviceID: deviceID(fromHostname: hostname))
+        try configuration.readDevice(device)
+        try configuration.readMQTT(root.section("mqtt", keys: mqttKeys, hints: [
+            "password": "The password is never written in the config file: put it in a file only plumb can read"
+                + " and name that file in mqtt.password_file, or set PLUMB_MQTT_PASSWORD.",
+        ]), marks: &marks)
+        let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz"])
+        try configuration.readSensor(sensor)
+        if let directory = try root.path("state_dir") { configuration.stateDirectory = directory }
+        if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
+            configuration.logLevel = LogLevel(rawValue: level)!
+        }
+        try configuration.readLevel(root.section("level", keys: levelKeys.map(\.rawValue), hints: [
+            LiveKey.sampleRateHz.rawValue: "The sample rate is set as sensor.sample_rate_hz.",
+            LiveKey.name.rawValue: "The display name is set as device.name.",
+        ]), sensor: sensor, device: device)
+        return (configuration, marks)
+    }
+
+    static let mqttKeys = ["url", "host", "port", "client_id", "keepalive", "username", "password_file", "tls",
+                           "base_topic", "discovery_prefix", "discovery"]
+    static let tlsKeys = ["ca_file", "cert_file", "key_file", "insecure"]
+    /// The live keys of the `level:` section: all but the two that have a home elsewhere.
+    static let levelKeys = LiveKey.allCases.filter { $0 != .sampleRateHz && $0 != .name }
+
+    /// Where a live key is written in the file.
+    static func livePath(_ key: LiveKey) -> String {
+        switch key {
+        case .sampleRateHz: "sensor.sample_rate_hz"
+        case .name: "device.name"
+        default: "level." + key.rawValue
+        }
+    }
+
+    private mutating func readDevice(_ section: YAMLSection) throws(ConfigurationError) {
+        if let id = try section.string("id") {
+            if let problem = Self.deviceIDProblem(id) { throw section.error(.invalidValue, "id", problem) }
+            self = AgentConfiguration(deviceID: id)
+        }
+        if let name = try section.string("name") {
+            do {
+                device.name = try LiveSettings.checkName(name)
+            } catch {
+                throw section.error(.invalidValue, "name", error.reason)
+            }
+            level.name = device.name
+            derived.deviceName = false
+        }
+    }
+
+    private mutating func readMQTT(_ section: YAMLSection, marks: inout [String: YAMLMark]) throws(ConfigurationError) {
+        let tlsSection = try section.section("tls", keys: Self.tlsKeys)
+        // With host and port, a tls section (even `tls: {}`) is what turns TLS on.
+        var usesTLS = section.node("tls") != nil
+        let explicitPort = try section.int("port", in: 1...65_535, what: "a TCP port")
+        if let url = try section.string("url") {
+            if let other = ["host", "port"].first(where: { section.node($0) != nil }) {
+                throw section.error(.conflict, "url", "mqtt.url and mqtt.\(other) are both set; give the broker"
+                    + " either as mqtt.url or as mqtt.host and mqtt.port, not both.")
+            }
+            let address: BrokerAddress
+            switch BrokerAddress.parse(url) {
+            case .success(let parsed): address = parsed
+            case .failure(let problem): throw section.error(.invalidValue, "url", problem.reason)
+            }
+            if usesTLS && !address.usesTLS {
+                throw section.error(.conflict, "url", "mqtt.tls is set but the URL uses mqtt://, which is never"
+                    + " encrypted; use mqtts:// or remove the tls section.")
+            }
+            usesTLS = address.usesTLS
+            mqtt.host = address.host
+            mqtt.port = address.port ?? (usesTLS ? 8883 : 1883)
+        } else {
+            if let host = try section.string("host") {
+                if let problem = BrokerAddress.hostProblem(host) {
+                    throw section.error(.invalidValue, "host", "\"\(host.truncatedForMessage)\" is not a host: \(problem).")
+                }
+                if host.filter({ $0 == ":" }).count == 1 {
+                    throw section.error(.invalidValue, "host", "the port goes in mqtt.port, not after the host.")
+                }
+                mqtt.host = host
+            }
+            mqtt.port = explicitPort ?? (usesTLS ? 8883 : 1883)
+        }
+        if usesTLS { mqtt.tls = try Self.readTLS(tlsSection, marks: &marks) }
+        if let clientID = try section.string("client_id") {
+            if let problem = Self.clientIDProblem(clientID) { throw section.error(.invalidValue, "client_id", problem) }
+            mqtt.clientID = clientID
+            derived.clientID = false
+        }
+        mqtt.keepalive = try section.int("keepalive", in: 5...3600, what: "the keep-alive in seconds") ?? mqtt.keepalive
+        if let username = try section.string("username") {
+            if username.isEmpty || username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw section.error(.invalidValue, "username", "a user name is not empty and has no control characters.")
+            }
+            mqtt.username = username
+            marks["mqtt.username"] = section.mark("username")
+        }
+        if let file = try section.path("password_file") {
+            guard mqtt.username != nil else {
+                throw section.error(.conflict, "password_file", "a password needs mqtt.username: MQTT sends no"
+                    + " password without a user name.")
+            }
+            mqtt.passwordFile = file
+            marks["mqtt.password_file"] = section.mark("password_file")
+        }
+        for (key, keyPath) in [("base_topic", \MQTTSettings.baseTopic), ("discovery_prefix", \.discoveryPrefix)] {
+            guard let topic = try section.string(key) else { continue }
+            if let problem = Self.topicProblem(topic) { throw section.error(.invalidValue, key, problem) }
+            mqtt[keyPath: keyPath] = topic
+        }
+        mqtt.discovery = try section.bool("discovery") ?? mqtt.discovery
+    }
+
+    private static func readTLS(_ section: YAMLSection, marks: inout [String: YAMLMark]) throws(ConfigurationError) -> TLSSettings {
+        var tls = TLSSettings()
+        tls.caFile = try section.path("ca_file")
+        tls.certFile = try section.path("cert_file")
+        tls.keyFile = try section.path("key_file")
+        tls.insecure = try section.bool("insecure") ?? false
+        if (tls.certFile == nil) != (tls.keyFile == nil) {
+            let given = tls.certFile == nil ? "key_file" : "cert_file"
+            let missing = tls.certFile == nil ? "cert_file" : "key_file"
+            throw section.error(.conflict, given, "a client certificate needs both cert_file and key_file;"
+                + " add mqtt.tls.\(missing) or remove mqtt.tls.\(given).")
+        }
+        for key in tlsKeys where section.node(key) != nil {
+            marks["mqtt.tls." + key] = section.mark(key)
+        }
+        return tls
+    }
+
+    private mutating func readSensor(_ section: YAMLSection) throws(ConfigurationError) {
+        if let kind = try section.choice("kind", from: SensorKind.allCases.map(\.rawValue)) {
+            sensor.kind = SensorKind(rawValue: kind)!
+        }
+        sensor.bus = try section.path("bus") ?? sensor.bus
+        if let node = section.node("address") {
+            let accepted = "an ADXL345 answers at 0x53 (SDO to GND) or 0x1D (SDO to 3V3); write 0x53 or \"0x53\"."
+            guard case .scalar(let scalar) = node else {
+                throw section.error(.wrongType, "address", "\(accepted) Found \(node.kindDescription).")
+            }
+            let address: I2CAddress? = switch YAMLValue(scalar) {
+            case .int(let value): I2CAddress(value)
+            case .string(let text): I2CAddress(parsing: text)
+            default: nil
+            }
+            guard let address, Self.adxl345Addresses.contains(address) else {
+                throw section.error(.invalidValue, "address", "\"\(scalar.text.truncatedForMessage)\" is not accepted; \(accepted)")
+            }
+            sensor.address = address
+        }
+        if let range = try section.int("range", in: 2...16, what: "the range in g") {
+            guard Self.ranges.contains(range) else {
+                throw section.error(.invalidValue, "range", "\(range) g is not a range of the ADXL345; use 2, 4, 8 or 16.")
+            }
+            sensor.range = range
+        }
+    }
+
+    private mutating func readLevel(_ section: YAMLSection, sensor: YAMLSection,
+                                    device: YAMLSection) throws(ConfigurationError) {
+        var changed = Set<LiveKey>()
+        let sources = [(LiveKey.sampleRateHz, sensor, "sample_rate_hz")] + Self.levelKeys.map { ($0, section, $0.rawValue) }
+        for (key, owner, name) in sources {
+            guard let input = owner.settingInput(name) else { continue }
+            do {
+                try level.set(key, input)
+            } catch {
+                throw owner.error(error.isWrongType ? .wrongType : .invalidValue, name, error.reason)
+            }
+            changed.insert(key)
+        }
+        if device.node("name") != nil { changed.insert(.name) }
+        do {
+            try level.checkCombination(changed: changed)
+        } catch {
+            let key = error.key.flatMap(LiveKey.init(rawValue:)) ?? .alarmThreshold
+            let (owner, name): (YAMLSection, String) = switch key {
+            case .sampleRateHz: (sensor, "sample_rate_hz")
+            case .name: (device, "name")
+            default: (section, key.rawValue)
+            }
+            throw ConfigurationError(code: .conflict, source: owner.source, keyPath: Self.livePath(key),
+                                     mark: owner.mark(name) ?? section.mark, reason: error.reason)
+        }
+    }
+
+    /// Why `topic` cannot be a topic prefix (`base_topic`, `discovery_prefix`), or nil.
+    static func topicProblem(_ topic: String) -> String? {
+        if topic.isEmpty { return "a topic prefix cannot be empty." }
+        if topic.contains(where: { $0 == "+" || $0 == "#" }) {
+            return "\"\(topic)\" contains a wildcard (+ or #), which cannot be published to."
+        }
+        if topic.hasPrefix("$") { return "topics starting with $ are reserved for the broker." }
+        if topic.hasPrefix("/") || topic.hasSuffix("/") || topic.contains("//") {
+            return "\"\(topic)\" has an empty level; no leading, trailing or doubled /."
+        }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a topic has no control characters."
+        }
+        if topic.utf8.count > 128 { return "a topic prefix is at most 128 bytes." }
+        return nil
+    }
+
+    /// Why `id` cannot be an MQTT client id, or nil.
+    static func clientIDProblem(_ id: String) -> String? {
+        if id.isEmpty || id.utf8.count > 128 { return "a client id has 1 to 128 bytes." }
+        if id.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            return "a client id has no spaces or control characters."
+        }
+        return nil
+    }
+}

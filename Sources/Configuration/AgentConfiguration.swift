@@ -1,0 +1,195 @@
+import Foundation
+import I2C
+import PlumbDomain
+
+/// Everything the agent is configured with: the config file, validated, with the command line's
+/// overrides applied.
+///
+/// Connection, device and sensor settings come only from the file and the command line; MQTT
+/// can never change them. ``level`` holds the file's defaults for the ``LiveSettings``, which
+/// MQTT can change while the agent runs.
+///
+/// A value is always valid: the only ways to one are ``load(path:environment:hostname:)``,
+/// ``parse(yaml:source:hostname:)`` and ``apply(overrides:)``, which check everything.
+public struct AgentConfiguration: Sendable, Equatable {
+    /// `/etc/plumb/plumb.yaml`.
+    public static let defaultPath = "/etc/plumb/plumb.yaml"
+    /// `PLUMB_MQTT_PASSWORD`: when set, the MQTT password, overriding `mqtt.password_file`.
+    public static let passwordEnvironmentVariable = "PLUMB_MQTT_PASSWORD"
+
+    /// Which sensor to read.
+    public enum SensorKind: String, Sendable, CaseIterable {
+        /// A real ADXL345 on an I²C bus.
+        case adxl345
+        /// The simulated ADXL345; the command line sets its pose.
+        case sim
+    }
+
+    /// How much the agent logs. Named inside this type so it never clashes with a logger's own.
+    public enum LogLevel: String, Sendable, CaseIterable {
+        case debug, info, warning, error
+    }
+
+    /// `mqtt.tls`: present exactly when the connection uses TLS.
+    public struct TLSSettings: Sendable, Equatable {
+        /// The CA certificate file (PEM) to verify the broker with; nil for the system's trust
+        /// store.
+        public internal(set) var caFile: String?
+        /// The client certificate (PEM) for mutual TLS; set together with ``keyFile``.
+        public internal(set) var certFile: String?
+        /// The client certificate's private key (PEM); set together with ``certFile``.
+        public internal(set) var keyFile: String?
+        /// When true, the broker's certificate and host name are not verified. False by default:
+        /// verification on.
+        public internal(set) var insecure = false
+
+        init() {}
+    }
+
+    /// `mqtt`: the broker and the topics.
+    public struct MQTTSettings: Sendable, Equatable {
+        /// The broker's host name or IP address (IPv6 without brackets).
+        public internal(set) var host = "localhost"
+        /// The broker's TCP port: 1883 by default, 8883 with TLS.
+        public internal(set) var port = 1883
+        /// TLS settings, or nil for a plain TCP connection.
+        public internal(set) var tls: TLSSettings?
+        /// The MQTT client identifier; `plumb-<device id>` by default.
+        public internal(set) var clientID: String
+        /// Seconds between keep-alive pings, 5 to 3600; 60 by default.
+        public internal(set) var keepalive = 60
+        /// The user name, or nil to connect anonymously.
+        public internal(set) var username: String?
+        /// The file holding the password (first line; one trailing newline is dropped).
+        public internal(set) var passwordFile: String?
+        /// The password, resolved by ``AgentConfiguration/load(path:environment:hostname:)`` from
+        /// `PLUMB_MQTT_PASSWORD` or ``passwordFile``; nil when there is none, and always nil
+        /// after ``AgentConfiguration/parse(yaml:source:hostname:)``, which reads no file.
+        /// Never log it.
+        public internal(set) var password: String?
+        /// The first topic level: topics are `<base_topic>/<device id>/…`. `plumb` by default.
+        public internal(set) var baseTopic = "plumb"
+        /// Home Assistant's discovery prefix, `homeassistant` by default.
+        public internal(set) var discoveryPrefix = "homeassistant"
+        /// Whether to publish Home Assistant discovery; true by default.
+        public internal(set) var discovery = true
+
+        init(clientID: String) {
+            self.clientID = clientID
+        }
+
+        /// The broker as a URL, for logs: `mqtts://broker.lan:8883`.
+        public var url: String {
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            return (tls == nil ? "mqtt" : "mqtts") + "://\(shownHost):\(port)"
+        }
+    }
+
+    /// `device`: who this agent is.
+    public struct DeviceSettings: Sendable, Equatable {
+        /// `[a-z0-9_-]`, 1 to 64 characters: the topic level and Home Assistant's unique id.
+        /// Defaults to the host name, sanitised (see ``AgentConfiguration/deviceID(fromHostname:)``).
+        public internal(set) var id: String
+        /// The display name, 1 to 64 printable characters; `Plumb <id>` by default.
+        public internal(set) var name: String
+    }
+
+    /// `sensor`: what to read and how. The sample rate is a live setting: `sensor.sample_rate_hz`
+    /// in the file is ``LiveSettings/sampleRateHz`` of ``AgentConfiguration/level``.
+    public struct SensorSettings: Sendable, Equatable {
+        /// `adxl345` by default.
+        public internal(set) var kind = SensorKind.adxl345
+        /// The I²C bus device file, `/dev/i2c-1` by default.
+        public internal(set) var bus = "/dev/i2c-1"
+        /// 0x53 (SDO to GND, the default) or 0x1D (SDO to 3V3).
+        public internal(set) var address = AgentConfiguration.adxl345Addresses[0]
+        /// The measurement range in g: 2, 4, 8 or 16 (the default).
+        public internal(set) var range = 16
+
+        init() {}
+    }
+
+    /// `mqtt`.
+    public internal(set) var mqtt: MQTTSettings
+    /// `device`.
+    public internal(set) var device: DeviceSettings
+    /// `sensor`.
+    public internal(set) var sensor: SensorSettings
+    /// `state_dir`: where the live settings and the zero reference persist; `/var/lib/plumb`.
+    public internal(set) var stateDirectory = "/var/lib/plumb"
+    /// `log_level`: `info` by default.
+    public internal(set) var logLevel = LogLevel.info
+    /// The file's live settings (the `level:` section, `sensor.sample_rate_hz`, `device.name`):
+    /// the defaults in force until MQTT changes them.
+    public internal(set) var level: LiveSettings
+
+    /// Which defaults were derived from the device id, so an overridden id carries them along.
+    var derived = DerivedDefaults()
+
+    struct DerivedDefaults: Sendable {
+        var clientID = true
+        var deviceName = true
+    }
+
+    /// All defaults for device `id`.
+    init(deviceID id: String) {
+        let name = Self.defaultName(forDeviceID: id)
+        mqtt = MQTTSettings(clientID: Self.defaultClientID(forDeviceID: id))
+        device = DeviceSettings(id: id, name: name)
+        sensor = SensorSettings()
+        level = LiveSettings(name: name)
+    }
+
+    /// The addresses an ADXL345 answers at: 0x53, then 0x1D.
+    public static let adxl345Addresses = [I2CAddress(0x53)!, I2CAddress(0x1D)!]
+    /// The ranges, in g.
+    public static let ranges = [2, 4, 8, 16]
+
+    /// `Plumb <id>`, cut to the 64 characters a name may have.
+    static func defaultName(forDeviceID id: String) -> String {
+        String(("Plumb " + id).prefix(LiveSettings.maximumNameLength))
+    }
+
+    /// `plumb-<id>`.
+    static func defaultClientID(forDeviceID id: String) -> String {
+        "plumb-" + id
+    }
+
+    // Compares what the agent uses, not how each value came about.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.mqtt == rhs.mqtt && lhs.device == rhs.device && lhs.sensor == rhs.sensor
+            && lhs.stateDirectory == rhs.stateDirectory && lhs.logLevel == rhs.logLevel && lhs.level == rhs.level
+    }
+
+    // MARK: Device id
+
+    /// A device id from a host name: lower-cased, every character outside `[a-z0-9_-]` replaced
+    /// by `_`, at most 64 characters, and `plumb` when nothing is left.
+    ///
+    /// `Pi.Workshop` gives `pi_workshop`; an empty host name gives `plumb`.
+    public static func deviceID(fromHostname hostname: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+        let sanitised = String(hostname.lowercased().map { allowed.contains($0) ? $0 : "_" }.prefix(64))
+        return sanitised.isEmpty ? "plumb" : sanitised
+    }
+
+    /// Why `id` is not a valid device id, or nil when it is.
+    static func deviceIDProblem(_ id: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+        if id.isEmpty { return "a device id cannot be empty; use lower-case letters, digits, _ and -." }
+        if id.count > 64 { return "a device id is at most 64 characters; this one has \(id.count)." }
+        if let bad = id.first(where: { !allowed.contains($0) }) {
+            return "\"\(bad)\" is not allowed in a device id; use only lower-case letters, digits, _ and -"
+                + " (it becomes an MQTT topic level and Home Assistant's unique id)."
+        }
+        return nil
+    }
+
+    /// This machine's host name, or the empty string when it has none.
+    public static func systemHostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

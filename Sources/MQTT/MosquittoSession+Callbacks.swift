@@ -1,0 +1,127 @@
+import CMosquitto
+import PlumbSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libmosquitto's callbacks. They run on the network thread while libmosquitto holds its callback
+/// mutex, so they take our lock only for short bookkeeping and never call libmosquitto while
+/// holding it.
+extension MosquittoSession {
+    func installCallbacks(_ handle: OpaquePointer) {
+        // C function pointers cannot capture: each closure finds its session through the
+        // user-data pointer set in init.
+        mosquitto_connect_v5_callback_set(handle) { _, raw, reason, flags, _ in
+            MosquittoSession.from(raw)?.didConnect(reason: reason, flags: flags)
+        }
+        mosquitto_disconnect_v5_callback_set(handle) { _, raw, rc, _ in
+            let error = errno  // first: anything called later may overwrite it
+            MosquittoSession.from(raw)?.didDisconnect(rc: rc, errno: error)
+        }
+        mosquitto_message_v5_callback_set(handle) { _, raw, message, properties in
+            guard let message else { return }
+            MosquittoSession.from(raw)?.didReceive(message.pointee, properties: properties)
+        }
+        mosquitto_log_callback_set(handle) { _, raw, level, text in
+            // Only errors: libmosquitto logs every packet at debug level, from any thread.
+            guard level & MOSQ_LOG_ERR != 0, let text else { return }
+            MosquittoSession.from(raw)?.didLogError(String(cString: text))
+        }
+    }
+
+    private func didConnect(reason: Int32, flags: Int32) {
+        let version = state.withLock { $0.version }
+        if let refusal = MQTTError(connack: reason, version: version, context: context) {
+            // libmosquitto reports a 3.1.1 broker's "unacceptable protocol version" to an MQTT 5
+            // CONNECT as reason 0x84; the network thread retries at once with 3.1.1.
+            let fallback = version == .v5 && reason == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
+            state.withLock { state in
+                if fallback { state.attempt.fallbackToV311 = true } else { state.attempt.reported = true }
+            }
+            if !fallback { continuation.yield(.connectionFailed(refusal)) }
+            return
+        }
+        // Marking connected and reading the filters in one critical section pairs with
+        // `subscribe`: each new filter is sent exactly once, either here or there.
+        let subscriptions = state.withLock { (state) -> [(filter: String, qos: MQTTQoS)] in
+            state.connected = true
+            state.attempt.everConnected = true
+            return state.subscriptions
+        }
+        if let handle {
+            for qos in MQTTQoS.allCases {
+                let filters = subscriptions.filter { $0.qos == qos }.map(\.filter)
+                // A failure here means the connection is already gone; the next connect re-sends.
+                if !filters.isEmpty { _ = sendSubscribe(handle, filters, qos: qos) }
+            }
+        }
+        let connection = MQTTConnection(protocolVersion: version, sessionPresent: flags & 1 != 0)
+        continuation.yield(.connected(connection))
+    }
+
+    private func didDisconnect(rc: Int32, errno value: Int32) {
+        let (wasConnected, asked) = state.withLock { (state) -> (Bool, Bool) in
+            state.attempt.disconnect = (rc, value)
+            let wasConnected = state.connected
+            state.connected = false
+            if wasConnected { state.attempt.reported = true }
+            return (wasConnected, state.stopRequested)
+        }
+        // Before CONNACK the network thread reports the failed attempt, with everything it knows.
+        guard wasConnected else { return }
+        let error: MQTTError?
+        if asked {
+            error = nil
+        } else if rc >= 0x80 {
+            // An MQTT 5 DISCONNECT from the broker carries a reason code, not a MOSQ_ERR value.
+            error = MQTTError(disconnectReason: rc, context: context)
+        } else if rc == MOSQ_ERR_SUCCESS.rawValue {
+            error = MQTTError(code: .connectionLost, reason: "the broker closed the connection (DISCONNECT)",
+                              broker: context.broker)
+        } else {
+            error = MQTTError(mosquitto: rc, errno: value, phase: .connected, context: context)
+        }
+        continuation.yield(.disconnected(error))
+    }
+
+    private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
+        let topic = message.topic.map { String(cString: $0) } ?? ""
+        var payload: [UInt8] = []
+        if let bytes = message.payload, message.payloadlen > 0 {
+            payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+        }
+        var received = MQTTMessage(topic: topic, payload: payload,
+                                   qos: MQTTQoS(rawValue: Int(message.qos)) ?? .atMostOnce, retain: message.retain)
+        if let properties {
+            // Both reads allocate copies that we must free.
+            var text: UnsafeMutablePointer<CChar>?
+            if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text,
+                                              false) != nil, let text {
+                received.responseTopic = String(cString: text)
+                free(text)
+            }
+            var data: UnsafeMutableRawPointer?
+            var length: UInt16 = 0
+            if mosquitto_property_read_binary(properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length,
+                                              false) != nil {
+                received.correlationData = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) }
+                    ?? []
+                free(data)
+            }
+        }
+        continuation.yield(.message(received))
+    }
+
+    /// Keeps the first error line of the attempt (OpenSSL's reason for a TLS failure, or why a
+    /// certificate could not be loaded) for the `.tls` message.
+    private func didLogError(_ line: String) {
+        var detail = line
+        if line.hasPrefix("OpenSSL Error"), let colon = line.firstRange(of: "]: ") {
+            detail = "OpenSSL: " + line[colon.upperBound...]
+        }
+        state.withLock { state in
+            if state.attempt.tlsDetail == nil { state.attempt.tlsDetail = detail }
+        }
+    }
+}

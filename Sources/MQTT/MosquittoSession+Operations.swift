@@ -1,0 +1,137 @@
+import CMosquitto
+import PlumbSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Publishing, subscribing, and applying the configuration to the handle.
+extension MosquittoSession {
+    /// MQTT's limit on a payload (the largest remaining length, 256 MB − 1).
+    static let maximumPayload = 268_435_455
+
+    func publish(_ topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool,
+                 properties: MQTTPublishProperties) throws(MQTTError) {
+        guard isValidTopicName(topic) else { throw .invalidTopicName(topic) }
+        if let responseTopic = properties.responseTopic, !isValidTopicName(responseTopic) {
+            throw .invalidTopicName(responseTopic)
+        }
+        guard payload.count <= Self.maximumPayload else {
+            throw MQTTError(code: .payloadTooLarge, reason: "\(payload.count) bytes on \(topic)", broker: context.broker)
+        }
+        if let data = properties.correlationData, data.count > Int(UInt16.max) {
+            throw MQTTError(code: .payloadTooLarge, reason: "correlation data of \(data.count) bytes (at most 65535)")
+        }
+        // Our own flag, not libmosquitto's: libmosquitto accepts QoS > 0 while disconnected and
+        // before CONNACK, then loses those messages on a refused or clean reconnect.
+        guard let handle, let version = state.withLock({ $0.connected ? $0.version : nil }) else {
+            throw .notConnected(broker: context.broker)
+        }
+        var list: OpaquePointer?
+        defer { mosquitto_property_free_all(&list) }
+        if version == .v5 {
+            if let responseTopic = properties.responseTopic {
+                mosquitto_property_add_string(&list, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic)
+            }
+            if let data = properties.correlationData {
+                data.withUnsafeBytes { bytes in
+                    _ = mosquitto_property_add_binary(&list, Int32(MQTT_PROP_CORRELATION_DATA.rawValue),
+                                                      bytes.baseAddress, UInt16(bytes.count))
+                }
+            }
+        }
+        errno = 0
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish_v5(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, Int32(qos.rawValue),
+                                 retain, list)
+        }
+        let error = errno
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MQTTError(mosquitto: rc, errno: error, phase: .publishing, context: context)
+        }
+    }
+
+    func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
+        if let bad = filters.first(where: { !isValidTopicFilter($0) }) { throw .invalidTopicFilter(bad) }
+        guard !filters.isEmpty else { return }
+        let connected = state.withLock { (state) -> Bool in
+            for filter in filters {
+                if let index = state.subscriptions.firstIndex(where: { $0.filter == filter }) {
+                    state.subscriptions[index].qos = qos
+                } else {
+                    state.subscriptions.append((filter, qos))
+                }
+            }
+            return state.connected
+        }
+        // Not connected: the connect callback sends them. Connected: the callback already ran
+        // without these filters, so send them now.
+        guard connected, let handle else { return }
+        let rc = sendSubscribe(handle, filters, qos: qos)
+        guard rc == MOSQ_ERR_SUCCESS.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
+            throw MQTTError(mosquitto: rc, errno: 0, phase: .publishing, context: context)
+        }
+    }
+
+    /// Sends one SUBSCRIBE for `filters`. Never call it while holding `state`'s lock.
+    func sendSubscribe(_ handle: OpaquePointer, _ filters: [String], qos: MQTTQoS) -> Int32 {
+        let strings = filters.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        return strings.withUnsafeBufferPointer { list in
+            mosquitto_subscribe_multiple(handle, nil, Int32(list.count), list.baseAddress, Int32(qos.rawValue), 0, nil)
+        }
+    }
+
+    /// Applies everything but the connection itself; runs once, before the network thread exists.
+    func configure(_ handle: OpaquePointer) throws(MQTTError) {
+        let configuration = configuration
+        func invalid(_ reason: String) -> MQTTError { MQTTError(code: .invalidConfiguration, reason: reason) }
+        guard !configuration.host.isEmpty else { throw invalid("the broker host is empty") }
+        guard (1...65535).contains(configuration.port) else { throw invalid("port \(configuration.port) is not 1…65535") }
+        guard configuration.keepAlive == 0 || (5...65535).contains(configuration.keepAlive) else {
+            throw invalid("keep-alive \(configuration.keepAlive) s is neither 0 nor 5…65535")
+        }
+        guard configuration.reconnectDelay.minimum > .zero else { throw invalid("the reconnect delay must be positive") }
+        guard configuration.password == nil || configuration.username != nil else {
+            throw invalid("a password without a user name is never sent")
+        }
+        // The network thread drives the loop; other threads only queue packets.
+        mosquitto_threaded_set(handle, true)
+        mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
+        if let will = configuration.will {
+            guard isValidTopicName(will.topic) else { throw .invalidTopicName(will.topic) }
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos.rawValue),
+                                   will.retain)
+            }
+            try check(rc, doing: "setting the will")
+        }
+        if let username = configuration.username {
+            try check(mosquitto_username_pw_set(handle, username, configuration.password), doing: "setting the user name")
+        }
+        if let tls = configuration.tls { try configureTLS(handle, tls) }
+    }
+
+    private func configureTLS(_ handle: OpaquePointer, _ tls: MQTTConfiguration.TLS) throws(MQTTError) {
+        let files = [("CA file", tls.caFile), ("CA directory", tls.caPath), ("client certificate", tls.certFile),
+                     ("client key", tls.keyFile)]
+        for case let (label, path?) in files where access(path, R_OK) != 0 {
+            throw MQTTError(code: .tls, reason: "cannot read the \(label) \(path) (\(MQTTError.errnoName(errno)))",
+                            advice: "Check the path, and that this user may read it.")
+        }
+        guard (tls.certFile == nil) == (tls.keyFile == nil) else {
+            throw MQTTError(code: .invalidConfiguration, reason: "a client certificate needs its key, and a key its certificate")
+        }
+        // libmosquitto needs a CA file or directory; with neither, trust the system store.
+        let caPath = tls.caPath ?? (tls.caFile == nil ? "/etc/ssl/certs" : nil)
+        try check(mosquitto_tls_set(handle, tls.caFile, caPath, tls.certFile, tls.keyFile, nil), doing: "loading TLS files")
+        try check(mosquitto_tls_opts_set(handle, tls.verifyPeer ? 1 : 0, nil, nil), doing: "setting TLS options")
+        try check(mosquitto_tls_insecure_set(handle, tls.insecure), doing: "setting TLS host name checking")
+    }
+
+    private func check(_ rc: Int32, doing what: String) throws(MQTTError) {
+        guard rc != MOSQ_ERR_SUCCESS.rawValue else { return }
+        let reason = "\(what) failed: \(String(cString: mosquitto_strerror(rc)))"
+        throw MQTTError(code: what.contains("TLS") ? .tls : .invalidConfiguration, reason: reason)
+    }
+}

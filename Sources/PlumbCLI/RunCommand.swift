@@ -1,0 +1,101 @@
+import Accelerometers
+import Agent
+import Configuration
+import Foundation
+import I2C
+
+/// `plumb run`: the long-running MQTT agent.
+struct RunCommand {
+    static let usage = "plumb run [--config FILE] [--sensor sim [--sim-roll D --sim-pitch D …]] "
+        + "[--broker mqtt://HOST:PORT | mqtts://HOST:PORT] [--device-id ID] [--state-dir DIR]"
+    static let specs: [OptionSpec] = [
+        .value("--config", "FILE", "Config file (default \(AgentConfiguration.defaultPath); defaults apply when it is absent)."),
+        .value("--sensor", "KIND", "adxl345 or sim: overrides sensor.kind."),
+        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url."),
+        .value("--device-id", "ID", "Overrides device.id ([a-z0-9_-]); topics are <base_topic>/<id>/…"),
+        .value("--state-dir", "DIR", "Overrides state_dir, where settings and the zero persist."),
+        .flag("--help", "Show this help."),
+    ] + SimulationOptions.specs
+    static let help = helpText(
+        usage: usage,
+        summary: "Samples the accelerometer and publishes roll, pitch, tilt, the level state and events over MQTT;\n"
+            + "takes its settings from retained MQTT messages. SIGTERM/SIGINT publish `offline` and exit 0;\n"
+            + "SIGHUP reloads the config file. The topics and settings are listed in the README.",
+        specs: specs)
+
+    static func run(_ arguments: [String], output: Console) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, specs: specs)
+        if parsed.has("--help") {
+            output.print(help)
+            return 0
+        }
+        let explicitPath = parsed.string("--config")
+        let path = explicitPath ?? AgentConfiguration.defaultPath
+        let kind = try parsed.choice("--sensor", from: AgentConfiguration.SensorKind.allCases.map(\.rawValue))
+        let simulation = try SimulationOptions(parsed)
+        let overrides = ConfigurationOverrides(
+            sensorKind: kind.flatMap(AgentConfiguration.SensorKind.init(rawValue:)),
+            broker: parsed.string("--broker"), deviceID: parsed.string("--device-id"),
+            stateDirectory: parsed.string("--state-dir"))
+
+        // The file is optional only when it was not named: a named file that is missing is a mistake.
+        let load: @Sendable () throws -> AgentConfiguration = {
+            var configuration: AgentConfiguration
+            if explicitPath == nil && !FileManager.default.fileExists(atPath: path) {
+                configuration = try AgentConfiguration.parse(yaml: "", source: "(defaults)")
+            } else {
+                configuration = try AgentConfiguration.load(path: path)
+            }
+            try configuration.apply(overrides: overrides)
+            return configuration
+        }
+        let configuration: AgentConfiguration
+        do {
+            configuration = try load()
+        } catch let error as ConfigurationError {
+            // EX_CONFIG: the unit's RestartPreventExitStatus stops systemd retrying a bad file.
+            throw CommandFailure(error.description, exitCode: 78)
+        }
+        if let flag = simulation?.firstFlagGiven, configuration.sensor.kind != .sim {
+            throw UsageError("\(flag) applies to the simulated chip only; add --sensor sim.")
+        }
+
+        let sensor = configuration.sensor
+        let makeChip: @Sendable () throws -> any Accelerometer
+        if sensor.kind == .sim {
+            // One simulated chip for the whole run: a fault's recovery finds the same part.
+            let chip = (simulation ?? SimulationOptions()).makeChip(address: sensor.address)
+            makeChip = { ADXL345(bus: chip, address: sensor.address) }
+        } else {
+            makeChip = {
+                let bus = try LinuxI2CBus(path: sensor.bus)
+                return ADXL345(bus: bus, address: sensor.address)
+            }
+        }
+        let log = AgentLog(level: LogLevel(name: configuration.logLevel.rawValue) ?? .info)
+        let runner = AgentRunner(configuration: configuration, makeChip: makeChip, reloadConfiguration: load,
+                                 version: Plumb.version, log: log)
+        return AgentMain.block { await runner.run() }
+    }
+}
+
+/// Runs async work from the synchronous CLI and waits for its exit status.
+enum AgentMain {
+    static func block(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+        let result = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            result.set(await body())
+            done.signal()
+        }
+        done.wait()
+        return result.value
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        // @unchecked Sendable: written once by the task before it signals the semaphore, and read
+        // only after `wait()` returns, so the semaphore orders the two accesses.
+        private(set) var value: Int32 = 1
+        func set(_ value: Int32) { self.value = value }
+    }
+}

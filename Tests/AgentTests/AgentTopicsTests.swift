@@ -1,0 +1,117 @@
+import BrokerHarness
+import Foundation
+import MQTT
+import Testing
+
+/// `plumb run` against a real mosquitto: every topic of the contract.
+@Suite("Agent topics over a real broker", .serialized)
+struct AgentTopicsTests {
+    static let fastLevel = "level:\n  level_dwell_s: 0\n"
+
+    @Test func birthPublishesStatusConfigStateLevelAndHealthRetained() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, arguments: ["--sim-roll", "3", "--sim-pitch", "-1"])
+        let p = agent.prefix
+        await observer.waitFor(p + "/status") { $0.payloadString == "online" }
+        let state = try #require(await observer.waitForJSON(p + "/state") { $0["sensor"] as? String == "ok" })
+        #expect(Set(state.keys) == ["roll", "pitch", "tilt", "unit", "level", "alarm", "gravity", "sensor", "ts", "seq"])
+        #expect(abs((state["roll"] as? Double ?? 0) - 3) < 0.1)
+        #expect(abs((state["pitch"] as? Double ?? 0) + 1) < 0.1)
+        #expect(state["unit"] as? String == "deg")
+        #expect(state["alarm"] as? Bool == false)
+        #expect((state["ts"] as? String)?.hasSuffix("Z") == true)
+        await observer.waitFor(p + "/level") { $0.payloadString == "OFF" }
+        let config = try #require(await observer.waitForJSON(p + "/config"))
+        #expect(Set(config.keys) == ["angle_unit", "length_unit", "level_tolerance", "level_hysteresis", "alarm_threshold",
+                                     "level_dwell_s", "mount", "sample_rate_hz", "average_window_s",
+                                     "publish_deadband_deg", "min_interval_s", "heartbeat_s", "name"])
+        let health = try #require(await observer.waitForJSON(p + "/health"))
+        #expect(Set(health.keys).isSuperset(of: ["uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors",
+                                                  "reconnects", "queued_events", "version"]))
+        // Retained: a subscriber arriving later gets them all.
+        let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
+        #expect(retained == Set(["status", "state", "level", "config", "health"].map { p + "/" + $0 }))
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func aStillMachineIsQuietButForHeartbeats() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: "level:\n  heartbeat_s: 1.5\n",
+                                     arguments: ["--sim-noise-lsb", "0", "--sim-roll", "1"])
+        let p = agent.prefix
+        await observer.waitForJSON(p + "/state") { $0["sensor"] as? String == "ok" }
+        let start = Date()
+        try await Task.sleep(for: .seconds(5))
+        let states = observer.messages(on: p + "/state").filter { _ in true }
+        let late = states.suffix(from: states.firstIndex { json($0)?["sensor"] as? String == "ok" }! + 1)
+        // Five seconds still at a 1.5 s heartbeat: three heartbeats, nothing else.
+        #expect((2...4).contains(late.count), "\(late.count) states in \(Date().timeIntervalSince(start)) s")
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func commandsZeroClearZeroAndRepublish() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.fastLevel,
+                                     arguments: ["--sim-roll", "3", "--sim-noise-lsb", "0"])
+        let p = agent.prefix
+        await observer.waitFor(p + "/level") { $0.payloadString == "OFF" }
+
+        try observer.publish(p + "/command/zero", "")
+        let zeroed = try #require(await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" })
+        #expect(zeroed["reference"] is [String: Any])
+        await observer.waitFor(p + "/level") { $0.payloadString == "ON" }
+        await observer.waitForJSON(p + "/state") { abs(($0["tilt"] as? Double) ?? 9) < 0.05 && $0["level"] as? Bool == true }
+        #expect(observer.events("level_entered", prefix: p).count == 1)
+
+        try observer.publish(p + "/command/clear_zero", "")
+        await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" && $0["reference"] is NSNull }
+        await observer.waitFor(p + "/level", where: { _ in observer.messages(on: p + "/level").last?.payloadString == "OFF" })
+
+        let before = observer.messages(on: p + "/status").count
+        try observer.publish(p + "/command/republish", "")
+        await observer.waitFor(p + "/status") { _ in observer.messages(on: p + "/status").count > before }
+
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func aRetainedCommandIsNotReplayedAtTheNextConnect() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        // (An empty retained payload would delete rather than retain.)
+        try observer.publish("plumb/retained-cmd/command/zero", "1", retain: true)
+        let agent = try AgentProcess(brokerURL: broker.url, deviceID: "retained-cmd", yaml: Self.fastLevel,
+                                     arguments: ["--sim-roll", "3"])
+        #expect(await agent.waitForLog("ignored a retained zero command"))
+        await observer.waitForJSON(agent.prefix + "/state") { $0["sensor"] as? String == "ok" }
+        #expect(observer.events("zeroed", prefix: agent.prefix).isEmpty)
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func theZeroSurvivesARestart() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let first = try AgentProcess(brokerURL: broker.url, yaml: Self.fastLevel,
+                                     arguments: ["--sim-roll", "2", "--sim-noise-lsb", "0"])
+        let p = first.prefix
+        await observer.waitForJSON(p + "/state") { $0["sensor"] as? String == "ok" }
+        try observer.publish(p + "/command/zero", "")
+        await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" }
+        #expect(first.send(SIGTERM)?.status == 0)
+        let count = observer.messages(on: p + "/state").count
+        let second = try AgentProcess(brokerURL: broker.url, deviceID: first.deviceID, yaml: Self.fastLevel,
+                                      arguments: ["--sim-roll", "2", "--sim-noise-lsb", "0"],
+                                      stateDirectory: first.stateDirectory)
+        await observer.waitFor(p + "/state") { _ in observer.messages(on: p + "/state").count > count }
+        let state = observer.messages(on: p + "/state").dropFirst(count).first.flatMap(json)
+        #expect(abs((state?["tilt"] as? Double) ?? 9) < 0.05, "\(String(describing: state))")
+        #expect(second.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+}

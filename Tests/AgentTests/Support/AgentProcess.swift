@@ -1,0 +1,97 @@
+import Foundation
+import PlumbSync
+
+/// `plumb run` as a subprocess, the way systemd runs it: signals, exit status, stderr.
+final class AgentProcess: Sendable {
+    let process: Process
+    let deviceID: String
+    let stateDirectory: String
+    let configPath: String
+    private let errorOutput = Locked(Data())
+
+    /// The built products directory (the test runner lives there too).
+    static let binary: URL = {
+        if let override = ProcessInfo.processInfo.environment["PLUMB_PRODUCTS_DIR"] {
+            return URL(fileURLWithPath: override).appendingPathComponent("plumb")
+        }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("plumb").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("plumb")
+    }()
+
+    /// Starts the agent on the simulated sensor.
+    /// - Parameters:
+    ///   - yaml: the config file's contents (a broker URL, device id and state dir are passed as flags).
+    ///   - stateDirectory: reuse one to test persistence across restarts.
+    init(brokerURL: String, deviceID: String = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36),
+         yaml: String = "", arguments: [String] = [], stateDirectory: String? = nil,
+         environment: [String: String] = [:]) throws {
+        self.deviceID = deviceID
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("plumb-agent-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.stateDirectory = stateDirectory ?? directory + "/state"
+        configPath = directory + "/plumb.yaml"
+        try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["run", "--config", configPath, "--sensor", "sim", "--broker", brokerURL,
+                             "--device-id", deviceID, "--state-dir", self.stateDirectory] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let sink = errorOutput
+        Thread.detachNewThread {
+            let handle = pipe.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                sink.withLock { $0.append(chunk) }
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// What the agent wrote on stderr so far.
+    var stderr: String { String(decoding: errorOutput.withLock { $0 }, as: UTF8.self) }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Topic prefix `plumb/<device id>`.
+    var prefix: String { "plumb/" + deviceID }
+
+    /// Sends `signal` and waits up to `timeout` seconds for the exit.
+    /// - Returns: the exit status and how long the exit took, or nil if it did not exit.
+    @discardableResult
+    func send(_ signal: Int32, waitingUpTo timeout: Double = 5) -> (status: Int32, seconds: Double)? {
+        let start = Date()
+        kill(process.processIdentifier, signal)
+        guard signal != SIGHUP else { return nil }
+        while process.isRunning && Date().timeIntervalSince(start) < timeout {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        guard !process.isRunning else { return nil }
+        return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+
+    /// Waits until stderr contains `text`.
+    func waitForLog(_ text: String, timeout: Double = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
