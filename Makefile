@@ -12,7 +12,7 @@ BIN = .build/debug/plumb
 all: build
 
 help:
-	@echo "make run    build and show a live reading from the simulated ADXL345 (Ctrl-C stops)"
+	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
 	@echo "make bench  build a release and print the benchmark figures"
 	@echo "make build  build the debug binary at $(BIN)"
@@ -29,15 +29,17 @@ deps:
 build: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS)
 
+# The agent on the simulated sensor against a mosquitto on a free loopback port (or MQTT_URL),
+# with mosquitto_sub showing the topics. Ctrl-C stops everything.
 run: build
-	@echo "Simulated ADXL345, rocking ±2° over a minute. Ctrl-C stops." >&2
-	@$(BIN) read --sensor sim --sim-motion sweep --sim-roll 0.5 --average 50 --watch
+	@PLUMB_BIN=$(BIN) ./scripts/run-demo.sh
 
 test: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
 bench: deps toolchain
+	$(SWIFT) build -c release --product plumb --static-swift-stdlib
 	$(SWIFT) build -c release --product plumb-bench
 	.build/release/plumb-bench
 

@@ -34,10 +34,17 @@ if [[ -z $swift_bin ]]; then
 https://www.swift.org/install/linux/ (on Raspberry Pi OS 64-bit: unpack the aarch64 Debian 12 tarball
 to /opt/swift and add /opt/swift/usr/bin to PATH in ~/.profile), then run me again."
 fi
-for header in yaml.h mosquitto.h systemd/sd-daemon.h; do
-    [[ -e /usr/include/$header ]] && continue
-    fail "/usr/include/$header is missing: sudo apt-get install -y libyaml-dev libmosquitto-dev libsystemd-dev"
+# The C libraries Plumb links, installed only when missing (apt-get update runs at most once).
+missing=()
+for pair in yaml.h:libyaml-dev mosquitto.h:libmosquitto-dev systemd/sd-daemon.h:libsystemd-dev; do
+    [[ -e /usr/include/${pair%%:*} ]] || missing+=("${pair##*:}")
 done
+if ((${#missing[@]})); then
+    say "installing ${missing[*]}"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
+        fail "could not install ${missing[*]}; install them with apt-get and run me again"
+    fi
+fi
 
 say "building plumb (release) with $swift_bin as $build_user; this takes a few minutes on a Pi"
 as_builder "$swift_bin" build -c release --product plumb --static-swift-stdlib

@@ -51,10 +51,20 @@ extension MQTTError {
             let cause = String(cString: gai_strerror(value))
             self.init(code: .connectionRefused, reason: "cannot resolve the host name (\(cause))", broker: broker,
                       advice: "Check the broker host name, and DNS on this machine; the client keeps retrying.")
-        case MOSQ_ERR_NO_CONN:
-            self.init(code: phase == .publishing ? .noConnection : .connectionLost, reason: text, broker: broker)
-        case MOSQ_ERR_CONN_LOST, MOSQ_ERR_KEEPALIVE:
-            self.init(code: .connectionLost, reason: text, broker: broker)
+        case MOSQ_ERR_NO_CONN where phase == .publishing:
+            self.init(code: .noConnection, reason: text, broker: broker)
+        case MOSQ_ERR_NO_CONN, MOSQ_ERR_CONN_LOST, MOSQ_ERR_KEEPALIVE:
+            if phase == .connecting, context.tls != nil {
+                // A TLS broker that rejects our certificate (or lack of one) just closes the
+                // connection after the handshake; nothing else tells us why.
+                self.init(code: .tls, reason: tlsDetail ?? "the broker closed the connection during or right after "
+                    + "the TLS handshake, before accepting it", broker: broker, advice: context.tlsAdvice)
+            } else if phase == .connecting {
+                self.init(code: .brokerRefused, reason: "the broker closed the connection before accepting it (\(text))",
+                          broker: broker)
+            } else {
+                self.init(code: .connectionLost, reason: text, broker: broker)
+            }
         case MOSQ_ERR_CONN_REFUSED:
             self.init(code: .brokerRefused, reason: text, broker: broker)
         case MOSQ_ERR_TLS, MOSQ_ERR_TLS_HANDSHAKE, MOSQ_ERR_OCSP:

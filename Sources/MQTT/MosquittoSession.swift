@@ -233,8 +233,12 @@ final class MosquittoSession: @unchecked Sendable {
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION,
                              version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
         errno = 0
-        var rc = mosquitto_connect_bind_async(handle, configuration.host, Int32(configuration.port),
-                                              Int32(configuration.keepAlive), nil)
+        // The blocking connect, as mosquitto.h asks when driving `mosquitto_loop` yourself: with
+        // the async one, TLS sometimes calls SSL_connect before TCP has connected, and the
+        // handshake then waits for ever (seen here in about one attempt in a hundred). Only the
+        // TCP connect blocks, and only this thread; `disconnect()` does not wait for it.
+        var rc = mosquitto_connect_bind(handle, configuration.host, Int32(configuration.port),
+                                        Int32(configuration.keepAlive), nil)
         var failure = (rc: rc, errno: errno)
         if rc == MOSQ_ERR_SUCCESS.rawValue {
             failure = pump(handle)

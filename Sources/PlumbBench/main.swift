@@ -73,8 +73,10 @@ func benchmarkFIFO(seconds: Double) {
     }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+// plumb-bench [FIFO_SECONDS [AGENT_SECONDS]]: defaults 10 and 60, as the targets are stated.
+let arguments = Array(CommandLine.arguments.dropFirst())
 let fifoSeconds = arguments.first.flatMap(Double.init) ?? 10
+let agentSeconds = arguments.dropFirst().first.flatMap(Double.init) ?? 60
 #if DEBUG
 let build = "debug build: figures are pessimistic, use `make bench`"
 #else
@@ -83,3 +85,5 @@ let build = "release build"
 print("plumb-bench (\(build); \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 benchmarkDecodeAndTilt()
 benchmarkFIFO(seconds: fifoSeconds)
+let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
+AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()

@@ -17,18 +17,22 @@ struct SimulationOptions {
     /// The first `--sim-*` flag given, to name it when `--sensor sim` is missing.
     var firstFlagGiven: String?
 
-    static let motions = ["still", "sweep", "vibration"]
+    static let motions = ["still", "sweep", "vibration", "square"]
 
     static let specs: [OptionSpec] = [
         .value("--sim-roll", "DEG", "Simulated roll in degrees, −180…180 (default 0)."),
         .value("--sim-pitch", "DEG", "Simulated pitch in degrees, −90…90 (default 0)."),
-        .value("--sim-motion", "KIND", "still (default); sweep (±2° rocking over 60 s); vibration (0.05 g at 25 Hz)."),
+        .value("--sim-motion", "KIND", "still (default); sweep (±2° rocking over 60 s); vibration (0.05 g at 25 Hz);\n"
+               + "        square (+1° roll steps every 2 s on the monotonic clock, for latency benchmarks)."),
         .value("--sim-noise-lsb", "N", "X/Y noise in LSB rms at ≤100 Hz (default 0.75; Z scales to 1.1); 0 is noiseless."),
         .value("--sim-offset-mg", "X,Y,Z", "Zero-g offset error in mg (typical ±35, ±35, ±40); default 0."),
         .value("--sim-gain-error", "PCT", "Sensitivity error in percent, one for all axes or X,Y,Z (typical ±1–3.5); default 0."),
         .value("--sim-seed", "N", "Noise seed, for repeatable runs."),
         .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails) or unplug:AFTER:FOR (seconds)."),
     ]
+
+    /// Seconds between the `square` motion's edges.
+    static let squarePeriod = 2.0
 
     init() {}
 
@@ -68,6 +72,7 @@ struct SimulationOptions {
         switch motion {
         case "sweep": .sweep(roll: roll, pitch: pitch, amplitude: Angle(degrees: 2), period: 60)
         case "vibration": .vibration(roll: roll, pitch: pitch, amplitude: 0.05, frequency: 25)
+        case "square": .square(roll: roll, pitch: pitch, step: Angle(degrees: 1), period: Self.squarePeriod)
         default: .still(roll: roll, pitch: pitch)
         }
     }

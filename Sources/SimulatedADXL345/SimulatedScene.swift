@@ -23,6 +23,11 @@ public enum SimulatedScene: Sendable, Hashable {
     /// `frequency` Hz added on every axis, the axes a third of a cycle apart so that no axis
     /// stays quiet. A frequency that is not finite adds nothing.
     case vibration(roll: Angle, pitch: Angle, amplitude: Double, frequency: Double)
+    /// A square wave for latency measurements: at `roll` and `pitch` during even periods of the
+    /// clock (`floor(time / period)` even) and with `step` added to the roll during odd ones.
+    /// The edges fall at whole multiples of `period` of the simulation clock's time, so an
+    /// observer reading the same monotonic clock knows exactly when each step happened.
+    case square(roll: Angle, pitch: Angle, step: Angle, period: Double)
     /// A fixed specific force, in g: any magnitude or direction, such as 0 g in free fall or
     /// 3 g along x to drive an axis past its range.
     case fixed(Vector3)
@@ -54,6 +59,13 @@ public enum SimulatedScene: Sendable, Hashable {
             let phase = 2 * Double.pi * (time.truncatingRemainder(dividingBy: cycle) / cycle)
             let third = 2 * Double.pi / 3
             return base + amplitude * Vector3(x: sin(phase), y: sin(phase + third), z: sin(phase + 2 * third))
+
+        case let .square(roll, pitch, step, period):
+            guard period > 0, period.isFinite, time.isFinite else {
+                return Attitude.gravity(roll: roll, pitch: pitch)
+            }
+            let high = Int((time / period).rounded(.down)) % 2 != 0
+            return Attitude.gravity(roll: high ? roll + step : roll, pitch: pitch)
 
         case let .fixed(vector):
             return vector

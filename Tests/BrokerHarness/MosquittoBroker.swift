@@ -163,6 +163,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             Glibc.kill(process.processIdentifier, SIGKILL)
             _ = Self.waitForExit(process, timeout: 5)
         }
+        LiveBrokers.remove(process.processIdentifier)
     }
 
     // MARK: Launching
@@ -189,6 +190,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try launchWithDefaultSignalMask(process)
+        LiveBrokers.add(process.processIdentifier)
 
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
@@ -235,4 +237,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         return file
     }
+}
+
+/// The brokers of this process that are still running, killed at exit: a broker that a test
+/// never released (or a test run that ended early) must not outlive the test process.
+private enum LiveBrokers {
+    private static let pids: NSLockedValue<Set<Int32>> = {
+        atexit {
+            for pid in LiveBrokers.pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        return NSLockedValue([])
+    }()
+
+    static func add(_ pid: Int32) { pids.withLock { _ = $0.insert(pid) } }
+    static func remove(_ pid: Int32) { pids.withLock { _ = $0.remove(pid) } }
 }
