@@ -96,8 +96,8 @@ extension AgentCore {
             persistZero()
             ingestAgain(averaged)
             emit(AgentEvent(type: "zeroed", details: [
-                "reference": .object(["x": .number(rounded(averaged.x, 5)), "y": .number(rounded(averaged.y, 5)),
-                                      "z": .number(rounded(averaged.z, 5))]),
+                "reference": .object(["x": .number(averaged.x.rounded(toDecimals: 5)), "y": .number(averaged.y.rounded(toDecimals: 5)),
+                                      "z": .number(averaged.z.rounded(toDecimals: 5))]),
             ]))
             policy.force()
             publishState(reason: "zeroed")

@@ -66,7 +66,7 @@ extension AgentCore {
         let health: [String: JSONValue] = [
             "uptime_s": .integer(Int(now - startTime)),
             "samples": .integer(samplesDelivered),
-            "sample_rate_hz": .number(rounded(rate, 1)),
+            "sample_rate_hz": .number(rate.rounded(toDecimals: 1)),
             "dropped": .integer(overruns),
             "i2c_errors": .integer(sampling.i2cErrors),
             "reconnects": .integer(max(0, connections - 1)),

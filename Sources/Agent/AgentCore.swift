@@ -119,7 +119,7 @@ public actor AgentCore {
         let levelWasKnown = levelMachine.isLevel != nil
         let changes = levelMachine.update(tilt: current.tilt, at: now)
         for change in changes {
-            emit(AgentEvent(type: change.eventType, details: ["tilt_deg": .number(rounded(current.tilt.degrees, 4))]))
+            emit(AgentEvent(type: change.eventType, details: ["tilt_deg": .number(current.tilt.degrees.rounded(toDecimals: 4))]))
         }
         // The first reading decides the state without an event; `P/level` still needs it.
         if !levelWasKnown || changes.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {

@@ -32,25 +32,18 @@ struct StatePayload: Encodable {
     }
 
     init(attitude: Attitude?, unit: AngleUnit, level: Bool?, alarm: Bool?, gravity: Vector3, sensorOK: Bool, seq: Int) {
-        let decimals = unit == .mmPerM ? 2 : unit == .inPerFt ? 4 : 3
-        roll = attitude?.roll.value(in: unit).map { rounded($0, decimals) }
-        pitch = attitude?.pitch.value(in: unit).map { rounded($0, decimals) }
-        tilt = attitude?.tilt.value(in: unit).map { rounded($0, decimals) }
+        let decimals = unit.displayDecimals
+        roll = attitude?.roll.value(in: unit).map { $0.rounded(toDecimals: decimals) }
+        pitch = attitude?.pitch.value(in: unit).map { $0.rounded(toDecimals: decimals) }
+        tilt = attitude?.tilt.value(in: unit).map { $0.rounded(toDecimals: decimals) }
         self.unit = unit.rawValue
         self.level = level
         self.alarm = alarm
-        self.gravity = Vector3(x: rounded(gravity.x, 5), y: rounded(gravity.y, 5), z: rounded(gravity.z, 5))
+        self.gravity = gravity.rounded(toDecimals: 5)
         sensor = sensorOK ? "ok" : "fault"
         ts = timestamp()
         self.seq = seq
     }
-}
-
-/// Rounds to `decimals` places without producing `-0`.
-func rounded(_ value: Double, _ decimals: Int) -> Double {
-    let scale = pow(10, Double(decimals))
-    let result = (value * scale).rounded() / scale
-    return result == 0 ? 0 : result
 }
 
 /// An event for `P/event`: a type, a timestamp and details.

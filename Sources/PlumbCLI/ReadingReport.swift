@@ -22,13 +22,14 @@ struct ReadingReport: Encodable {
     private enum CodingKeys: String, CodingKey { case roll, pitch, tilt, unit, level, gravity }
 
     init(attitude: Attitude, unit: AngleUnit, tolerance: Angle, deviceGravity: Vector3) {
-        let decimals = ReadingReport.decimals(for: unit)
-        roll = attitude.roll.value(in: unit).map { rounded($0, decimals) }
-        pitch = attitude.pitch.value(in: unit).map { rounded($0, decimals) }
-        tilt = attitude.tilt.value(in: unit).map { rounded($0, decimals) }
+        let decimals = unit.displayDecimals
+        roll = attitude.roll.value(in: unit).map { $0.rounded(toDecimals: decimals) }
+        pitch = attitude.pitch.value(in: unit).map { $0.rounded(toDecimals: decimals) }
+        tilt = attitude.tilt.value(in: unit).map { $0.rounded(toDecimals: decimals) }
         self.unit = unit.rawValue
         level = attitude.isLevel(tolerance: tolerance)
-        gravity = GravityFigures(x: rounded(deviceGravity.x, 5), y: rounded(deviceGravity.y, 5), z: rounded(deviceGravity.z, 5))
+        let figures = deviceGravity.rounded(toDecimals: 5)
+        gravity = GravityFigures(x: figures.x, y: figures.y, z: figures.z)
     }
 
     // Explicit so that nil angles are written as null rather than left out: a consumer can rely
@@ -43,19 +44,9 @@ struct ReadingReport: Encodable {
         try container.encode(gravity, forKey: .gravity)
     }
 
-    /// Decimals worth showing: about a tenth of the ADXL345's resolution near level, in each unit.
-    static func decimals(for unit: AngleUnit) -> Int {
-        switch unit {
-        case .deg: 3
-        case .percent: 3
-        case .mmPerM: 2
-        case .inPerFt: 4
-        }
-    }
-
     /// `roll  +3.000°  pitch  -0.500°  tilt   3.041°  NOT LEVEL  g (+0.05233, +0.00000, +0.99863)`.
     func line(tolerance: Angle, unitSymbol: String) -> String {
-        let decimals = ReadingReport.decimals(for: AngleUnit(rawValue: unit) ?? .deg)
+        let decimals = (AngleUnit(rawValue: unit) ?? .deg).displayDecimals
         func figure(_ value: Double?, signed: Bool) -> String {
             let text = value.map { String(format: signed ? "%+.\(decimals)f" : "%.\(decimals)f", $0) + unitSymbol } ?? "n/a"
             return String(repeating: " ", count: max(0, 9 + unitSymbol.count - text.count)) + text
@@ -64,13 +55,6 @@ struct ReadingReport: Encodable {
         return "roll \(figure(roll, signed: true))  pitch \(figure(pitch, signed: true))  "
             + "tilt \(figure(tilt, signed: false))  \(level ? "LEVEL    " : "NOT LEVEL")  \(g)"
     }
-}
-
-/// Rounds to `decimals` places; Swift prints the shortest round-tripping form, so JSON stays clean.
-func rounded(_ value: Double, _ decimals: Int) -> Double {
-    let scale = pow(10, Double(decimals))
-    let result = (value * scale).rounded() / scale
-    return result == 0 ? 0 : result  // no "-0"
 }
 
 /// One JSON object per line. Keys are sorted, so the same reading always prints the same text.

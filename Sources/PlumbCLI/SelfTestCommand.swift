@@ -1,5 +1,6 @@
 import Accelerometers
 import Foundation
+import PlumbDomain
 
 /// `plumb selftest`: the ADXL345's electrostatic self-test, per axis, against the datasheet.
 struct SelfTestCommand {
@@ -71,8 +72,8 @@ struct SelfTestCommand {
             supplyVoltage = report.supplyVoltage
             samplesPerMean = report.samplesPerMean
             axes = report.axes.map { axis in
-                SelfTestReport.Axis(name: axis.name, off: rounded(axis.off, 2), on: rounded(axis.on, 2),
-                                    minimum: rounded(axis.minimum, 2), maximum: rounded(axis.maximum, 2))
+                SelfTestReport.Axis(name: axis.name, off: axis.off.rounded(toDecimals: 2), on: axis.on.rounded(toDecimals: 2),
+                                    minimum: axis.minimum.rounded(toDecimals: 2), maximum: axis.maximum.rounded(toDecimals: 2))
             }
         }
     }

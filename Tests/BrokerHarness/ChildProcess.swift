@@ -21,33 +21,12 @@ func executablePath(_ name: String) throws -> String {
         + "(it installs the mosquitto, mosquitto-clients and openssl packages).")
 }
 
-/// Launches `process` from a fresh thread whose signal mask is empty.
-///
-/// A child inherits the signal mask of the thread that spawns it, and Foundation's `Process` does
-/// not reset it. Swift concurrency runs on libdispatch worker threads, which block SIGTERM, SIGINT,
-/// SIGHUP and most others, so a process started from a test would ignore `stop()`'s SIGTERM
-/// forever (mosquitto then never saves its database).
-func launchWithDefaultSignalMask(_ process: Process) throws {
-    let launched = NSLockedValue<Result<Void, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        var nothing = sigset_t()
-        sigemptyset(&nothing)
-        pthread_sigmask(SIG_SETMASK, &nothing, nil)
-        launched.withLock { $0 = Result { try process.run() } }
-        done.signal()
-    }
-    done.wait()
-    try launched.withLock { $0 }?.get()
-}
-
 /// A short-lived child process (mosquitto_sub, openssl, …) whose output is read on background
 /// threads, with `async` waits that never block a Swift concurrency thread: the cooperative pool
 /// has as many threads as cores (two here), and parallel tests share it.
 final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: every `var` below is read and written with `lock` held; `process` is set
-    // up before launch and afterwards only signalled.
-    private let process = Process()
+    // @unchecked Sendable: every `var` below is read and written with `lock` held.
+    private let process: SpawnedProcess
     private let lock = NSLock()
     private var stdoutData = Data()
     private var stderrData = Data()
@@ -56,7 +35,7 @@ final class ChildProcess: @unchecked Sendable {
     private var exitGraceOver = false
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiterID = 0
-    let commandLine: String
+    var commandLine: String { process.commandLine }
 
     private struct Waiter {
         /// nil: wait for the end of the process; otherwise for this text on stdout.
@@ -65,22 +44,26 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     init(_ executable: String, _ arguments: [String]) throws {
-        commandLine = ([executable] + arguments).joined(separator: " ")
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [self] finished in didExit(finished.terminationStatus) }
-        do {
-            try launchWithDefaultSignalMask(process)
-        } catch {
-            throw BrokerHarnessError("cannot run \(commandLine): \(error)")
+        let output = try makePipe()
+        let errors = try makePipe()
+        let nullDevice = open("/dev/null", O_RDONLY)
+        defer {
+            // The child has its own copies; ours of the write ends must go, or EOF never comes.
+            close(output.write)
+            close(errors.write)
+            close(nullDevice)
         }
-        read(output.fileHandleForReading, isError: false)
-        read(errors.fileHandleForReading, isError: true)
+        do {
+            process = try SpawnedProcess(executable, arguments, stdin: nullDevice, stdout: output.write,
+                                         stderr: errors.write)
+        } catch {
+            close(output.read)
+            close(errors.read)
+            throw error
+        }
+        read(FileHandle(fileDescriptor: output.read, closeOnDealloc: true), isError: false)
+        read(FileHandle(fileDescriptor: errors.read, closeOnDealloc: true), isError: true)
+        process.whenExited { [self] status in didExit(status) }
     }
 
     /// Runs a command to completion and returns its stdout; throws with stderr on failure.
@@ -121,7 +104,7 @@ final class ChildProcess: @unchecked Sendable {
     var status: Int32? { lock.withLock { exitStatus } }
 
     func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.signal(signal)
     }
 
     /// Waits until stdout contains `marker`; false if the process ended first or time ran out.
@@ -143,7 +126,9 @@ final class ChildProcess: @unchecked Sendable {
                 return nextWaiterID
             }
             guard let id else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [weak self] in
+                // Weak: a finished child must not live on until its timeout fires.
+                guard let self else { return }
                 lock.withLock { waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
             }
         }

@@ -53,7 +53,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let certificates: TestCertificates?
 
     private let lock = NSLock()
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// The CA file a client must trust (TLS only).
     public var caFile: String? { certificates?.caFile }
@@ -71,7 +71,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     private init(port: Int, options: Options, directory: String, configFile: String,
-                 certificates: TestCertificates?, process: Process) {
+                 certificates: TestCertificates?, process: SpawnedProcess) {
         self.port = port
         self.options = options
         self.directory = directory
@@ -156,20 +156,20 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     private func end(with signal: Int32) {
-        guard let process = lock.withLock({ () -> Process? in defer { self.process = nil }; return self.process })
+        guard let process = lock.withLock({ () -> SpawnedProcess? in defer { self.process = nil }; return self.process })
         else { return }
-        if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
-        if !Self.waitForExit(process, timeout: 5) {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            _ = Self.waitForExit(process, timeout: 5)
+        process.signal(signal)
+        if !process.waitForExit(timeout: 5) {
+            process.signal(SIGKILL)
+            _ = process.waitForExit(timeout: 5)
         }
-        LiveBrokers.remove(process.processIdentifier)
+        LiveBrokers.remove(process.pid)
     }
 
     // MARK: Launching
 
     private enum Launch {
-        case running(Process)
+        case running(SpawnedProcess)
         case portTaken(String)
     }
 
@@ -178,47 +178,36 @@ public final class MosquittoBroker: @unchecked Sendable {
         let logFile = "\(directory)/mosquitto.log"
         let outputFile = "\(directory)/mosquitto.out"
         let logStart = (try? Data(contentsOf: URL(fileURLWithPath: logFile)).count) ?? 0
-        _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
-        output.seekToEndOfFile()
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: mosquitto)
-        process.arguments = ["-c", configFile]
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try launchWithDefaultSignalMask(process)
-        LiveBrokers.add(process.processIdentifier)
+        let output = open(outputFile, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        let nullDevice = open("/dev/null", O_RDONLY)
+        defer {
+            close(output)
+            close(nullDevice)
+        }
+        let process = try SpawnedProcess(mosquitto, ["-c", configFile], stdin: nullDevice, stdout: output,
+                                         stderr: output)
+        LiveBrokers.add(process.pid)
 
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             let newLog = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: logFile)))?.dropFirst(logStart)
                 ?? Data(), as: UTF8.self)
             if !process.isRunning {
+                LiveBrokers.remove(process.pid)
                 let everything = log(in: directory)
                 if everything.contains("Address already in use") { return .portTaken(everything) }
-                throw BrokerHarnessError("mosquitto exited with status \(process.terminationStatus) at start "
+                throw BrokerHarnessError("mosquitto exited with status \(process.status ?? -1) at start "
                     + "(config \(configFile)):\n\(everything)")
             }
             // "running" is logged once every listener is open; the connect proves it is ours.
             if newLog.contains(" running"), canConnect(port: port) { return .running(process) }
             usleep(5_000)
         }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        _ = waitForExit(process, timeout: 2)
+        process.signal(SIGKILL)
+        _ = process.waitForExit(timeout: 2)
+        LiveBrokers.remove(process.pid)
         throw BrokerHarnessError("mosquitto did not accept connections on 127.0.0.1:\(port) within 5 s "
             + "(config \(configFile)):\n\(log(in: directory))")
-    }
-
-    private static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else { return false }
-            usleep(2_000)
-        }
-        return true
     }
 
     private static func log(in directory: String) -> String {

@@ -57,6 +57,7 @@ struct RecorderTests {
         #expect(events.count(where: \.isMessage) == 2)
         #expect(recorder.subscriptions == ["plumb/+/config/set", "plumb/bench/command/#"])
         #expect(throws: MQTTError.self) { try recorder.subscribe(["a/#/b"], qos: .atMostOnce) }
+        await recorder.disconnect()
     }
 
     @Test("disconnect() reports a clean disconnect once and ends the stream")

@@ -15,7 +15,10 @@ final class Observer: Sendable {
     init(port: Int, filter: String = "plumb/#", persistentSession: Bool = false) async throws {
         client = MosquittoClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "observer-" + UUID().uuidString.prefix(8),
-            cleanSession: !persistentSession))
+            cleanSession: !persistentSession,
+            // MQTT 5 ends even a non-clean session at disconnect unless a session expiry is sent;
+            // 3.1.1 keeps it, which is what a persistent observer needs.
+            protocolVersion: persistentSession ? .v311 : .v5))
         try client.subscribe([filter], qos: .atLeastOnce)
         let events = client.events
         let received = received
