@@ -24,15 +24,15 @@ extension AgentCore {
         }
     }
 
-    /// Everything a subscriber needs after we (re)connect: status, config, level, state, health,
-    /// then the events queued while away.
+    /// Everything a subscriber needs after we (re)connect: status, config, level, state, the
+    /// events queued while away, then health (so its queue counts are the ones after the flush).
     func publishBirth() {
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
         publishLevel()
         publishState(reason: "birth")
-        publishHealth(at: clock())
         flushEvents()
+        publishHealth(at: clock())
     }
 
     // MARK: Publications

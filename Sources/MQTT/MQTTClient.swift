@@ -38,7 +38,8 @@ public protocol MQTTClient: AnyObject, Sendable {
     /// thread and finishes ``events``.
     ///
     /// Idempotent and safe from any task. Returns within about a second even if the network
-    /// thread is stuck (in a DNS lookup, say); that thread then finishes on its own.
+    /// thread is blocked in a DNS lookup or a TCP connect to an unreachable host; that thread then
+    /// finishes on its own.
     func disconnect() async
 }
 

@@ -9,7 +9,12 @@ extension MQTTError {
     /// When the code was returned: it decides between "cannot connect" and "lost the connection",
     /// and between "bad topic" and "bad configuration" for `MOSQ_ERR_INVAL`.
     enum Phase {
-        case connecting, connected, publishing, configuring
+        /// Before CONNACK.
+        case connecting
+        /// After CONNACK: the connection broke.
+        case connected
+        /// In publish or subscribe.
+        case publishing
     }
 
     /// What the messages name: the broker, and the TLS files to check.

@@ -237,8 +237,15 @@ final class MosquittoSession: @unchecked Sendable {
         // the async one, TLS sometimes calls SSL_connect before TCP has connected, and the
         // handshake then waits for ever (seen here in about one attempt in a hundred). Only the
         // TCP connect blocks, and only this thread; `disconnect()` does not wait for it.
-        var rc = mosquitto_connect_bind(handle, configuration.host, Int32(configuration.port),
-                                        Int32(configuration.keepAlive), nil)
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        if version == .v5, !configuration.cleanSession {
+            // MQTT 5 ends a session with its connection unless CONNECT gives it an expiry; keep it
+            // as long as the broker allows, as 3.1.1's clean-session flag did.
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+        }
+        var rc = mosquitto_connect_bind_v5(handle, configuration.host, Int32(configuration.port),
+                                           Int32(configuration.keepAlive), nil, properties)
         var failure = (rc: rc, errno: errno)
         if rc == MOSQ_ERR_SUCCESS.rawValue {
             failure = pump(handle)

@@ -12,6 +12,13 @@ public struct Reading: Sendable, Hashable {
     public var samples: Int
     /// When the newest sample was drained, on the sampler's clock (seconds).
     public var time: Double
+
+    public init(gravity: Vector3, spread: Vector3 = .zero, samples: Int, time: Double) {
+        self.gravity = gravity
+        self.spread = spread
+        self.samples = samples
+        self.time = time
+    }
 }
 
 /// Counters for `health` and benchmarks.
@@ -24,6 +31,8 @@ public struct SamplerStatistics: Sendable, Hashable {
     public var clipped = 0
     /// Times the sampler woke to drain the chip.
     public var wakeUps = 0
+
+    public init() {}
 }
 
 /// Paces reads of an ``Accelerometer``'s buffer and averages samples into readings.

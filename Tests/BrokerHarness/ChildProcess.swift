@@ -162,8 +162,9 @@ final class ChildProcess: @unchecked Sendable {
     private func didExit(_ status: Int32) {
         lock.withLock { exitStatus = status }
         settle()
-        // A child started at the same moment by another test may have inherited our pipe, so
-        // end-of-file can come late: after a short grace, what was read is all there is.
+        // Our own children never inherit this pipe (Spawn.swift closes everything), but one that
+        // Foundation's `Process` starts at the same moment elsewhere in the test process can, and
+        // end-of-file then comes late: after a short grace, what was read is all there is.
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { [self] in
             lock.withLock { exitGraceOver = true }
             settle()

@@ -52,6 +52,22 @@ struct ReconnectTests {
         await client.disconnect()
     }
 
+    @Test("A persistent session (cleanSession false) is resumed on the next connect: sessionPresent",
+          arguments: [MQTTProtocolVersion.v5, .v311])
+    func persistentSessionIsResumed(version: MQTTProtocolVersion) async throws {
+        let broker = try MosquittoBroker.start()
+        var configuration = broker.configuration(version: version)
+        configuration.cleanSession = false
+        for expected in [false, true] {
+            let client = MosquittoClient(configuration: configuration)
+            let events = EventCollector(client)
+            try client.subscribe([uniqueTopic("session")], qos: .atLeastOnce)
+            try client.start()
+            #expect(await events.connected() == MQTTConnection(protocolVersion: version, sessionPresent: expected))
+            await client.disconnect()
+        }
+    }
+
     @Test("A broker that refuses MQTT 5 as an unsupported version gets MQTT 3.1.1, reported in .connected")
     func fallsBackTo311() async throws {
         // mosquitto 2.0 always accepts MQTT 5, so a fake 3.1.1-only broker plays the refusal.
