@@ -41,9 +41,9 @@ extension AgentCore {
         // Before the first reading or fault there is nothing true to say: no nulls dressed up as a state.
         guard attitude != nil || sensorFaultMessage != nil else { return }
         seq += 1
-        let payload = StatePayload(attitude: sensorOK ? attitude : nil, unit: settings.angleUnit,
-                                   level: levelMachine.isLevel, alarm: levelMachine.isAlarm,
-                                   gravity: averaged ?? .zero, sensorOK: sensorOK, seq: seq)
+        let reading = ReadingFigures(attitude: sensorOK ? attitude : nil, unit: settings.angleUnit,
+                                     level: levelMachine.isLevel, gravity: averaged ?? .zero)
+        let payload = StatePayload(reading: reading, alarm: levelMachine.isAlarm, sensorOK: sensorOK, seq: seq)
         if let attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
         log.debug("state (\(reason)) seq \(seq)")
         publish(topics.state, encodeJSON(payload), retain: true)

@@ -70,9 +70,10 @@ struct ReadCommand {
                 if InterruptFlag.raised { break }
                 let reading = try sampler.nextReading(averaging: average)
                 let levelGravity = mount.levelFrame(reading.gravity)
-                let report = ReadingReport(attitude: Attitude(gravity: levelGravity), unit: unit,
-                                           tolerance: tolerance, deviceGravity: reading.gravity)
-                output.print(parsed.has("--json") ? jsonLine(report) : report.line(tolerance: tolerance, unitSymbol: unit.symbol))
+                let attitude = Attitude(gravity: levelGravity)
+                let report = ReadingFigures(attitude: attitude, unit: unit, level: attitude.isLevel(tolerance: tolerance),
+                                            gravity: reading.gravity)
+                output.print(parsed.has("--json") ? jsonLine(report) : report.line())
                 printed += 1
             }
             try? chip.stop()
