@@ -1,5 +1,8 @@
 import Configuration
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MQTT
 import PlumbDomain
 

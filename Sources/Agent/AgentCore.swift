@@ -1,6 +1,9 @@
 import Accelerometers
 import Configuration
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MQTT
 import PlumbDomain
 import Sampling

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A JSON value built in code, for payloads whose keys vary (events, health).
 public enum JSONValue: Sendable, Hashable, Codable {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 
 /// `P/state`: ``ReadingFigures`` (the schema of `plumb read --json`) plus `alarm`, `sensor`,

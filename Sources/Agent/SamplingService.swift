@@ -1,5 +1,8 @@
 import Accelerometers
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 import PlumbSync
 import Sampling
@@ -60,12 +63,14 @@ public final class SamplingService: Sendable {
     /// Starts the sampling thread; updates arrive on the returned stream until ``stop()``.
     public func start() -> AsyncStream<SamplingUpdate> {
         let (stream, continuation) = AsyncStream<SamplingUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let thread = Thread { [self] in
+        let started = detachThread(name: "plumb-sampling") { [self] in
             run(continuation)
             continuation.finish()
         }
-        thread.name = "plumb-sampling"
-        thread.start()
+        if !started {
+            continuation.yield(.fault(message: "could not start the sampling thread (out of memory or threads?)", retryIn: 0))
+            continuation.finish()
+        }
         return stream
     }
 

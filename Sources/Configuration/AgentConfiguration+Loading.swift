@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AgentConfiguration {
     /// The largest config file read, so a wrong path (a log, a disk image) fails fast.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 
 /// The settings in force, as `P/config` reports them: every live key, always.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 
 /// One value for a live key, as it arrived, before the key decides what it means.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A 7-bit I²C device address, such as the ADXL345's `0x53`.
 public struct I2CAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address without the read/write bit.
@@ -14,7 +12,7 @@ public struct I2CAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `0x53`, `0X1d` or `83`.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         let value: Int?
         if trimmed.lowercased().hasPrefix("0x") {
             value = Int(trimmed.dropFirst(2), radix: 16)

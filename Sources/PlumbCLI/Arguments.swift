@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command-line mistake: printed with the command's usage, exit status 2.
 public struct UsageError: Error, Sendable, CustomStringConvertible {
@@ -89,7 +92,7 @@ struct ParsedArguments {
     /// A finite number, optionally within `range`.
     func double(_ name: String, in range: ClosedRange<Double>? = nil, what: String = "a number") throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = Double(text.trimmed), value.isFinite else {
             throw UsageError("\(name) takes \(what); '\(text)' is not one.")
         }
         if let range, !range.contains(value) {
@@ -101,7 +104,7 @@ struct ParsedArguments {
     /// A whole number within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = Int(text.trimmed) else {
             throw UsageError("\(name) takes a whole number; '\(text)' is not one.")
         }
         guard range.contains(value) else {
@@ -114,7 +117,7 @@ struct ParsedArguments {
     func triple(_ name: String, allowSingle: Bool, in range: ClosedRange<Double>) throws(UsageError) -> [Double]? {
         guard let text = values[name] else { return nil }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .map { Double(String($0).trimmed) }
         let shapes = allowSingle ? "one number or three (X,Y,Z)" : "three numbers X,Y,Z"
         guard parts.count == 3 || (allowSingle && parts.count == 1),
               parts.allSatisfy({ $0 != nil && $0!.isFinite && range.contains($0!) })
@@ -139,9 +142,9 @@ struct ParsedArguments {
     }
 
     private static func suggestion(for name: String, in specs: [OptionSpec]) -> String {
-        let stem = name.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        let stem = String(name.drop { $0 == "-" })
         let close = specs.map(\.name).filter { candidate in
-            let candidateStem = candidate.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            let candidateStem = String(candidate.drop { $0 == "-" })
             return !stem.isEmpty && (candidateStem.hasPrefix(stem) || stem.hasPrefix(candidateStem))
         }
         return close.isEmpty ? " See --help for the options." : " Did you mean \(close.joined(separator: " or "))?"
@@ -154,7 +157,7 @@ func helpText(usage: String, summary: String, specs: [OptionSpec], footer: Strin
     var lines = ["Usage: \(usage)", "", summary, "", "Options:"]
     for spec in specs {
         let left = spec.name + (spec.valueName.map { " " + $0 } ?? "")
-        lines.append("  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.help)
+        lines.append("  " + left.padded(to: width + 2) + spec.help)
     }
     if !footer.isEmpty { lines += ["", footer] }
     return lines.joined(separator: "\n")

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `plumb` command: dispatches to a subcommand and turns every failure into a message and an
 /// exit status (0 success, 1 a failure while working, 2 a usage mistake). Nothing here crashes on
@@ -27,7 +30,7 @@ public enum Plumb {
 
     static var overview: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let list = commands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+        let list = commands.map { "  " + $0.name.padded(to: width + 2) + $0.summary }
         return """
             plumb \(version): a networked digital level on an ADXL345 accelerometer.
 

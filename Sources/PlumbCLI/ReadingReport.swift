@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 
 extension ReadingFigures {
@@ -6,10 +9,10 @@ extension ReadingFigures {
     func line() -> String {
         let decimals = unit.displayDecimals
         func figure(_ value: Double?, signed: Bool) -> String {
-            let text = value.map { String(format: signed ? "%+.\(decimals)f" : "%.\(decimals)f", $0) + unit.symbol } ?? "n/a"
-            return String(repeating: " ", count: max(0, 9 + unit.symbol.count - text.count)) + text
+            let text = value.map { fixed($0, decimals, signed: signed) + unit.symbol } ?? "n/a"
+            return text.rightAligned(to: 9 + unit.symbol.count)
         }
-        let g = String(format: "g (%+.5f, %+.5f, %+.5f)", gravity.x, gravity.y, gravity.z)
+        let g = "g (\(fixed(gravity.x, 5, signed: true)), \(fixed(gravity.y, 5, signed: true)), \(fixed(gravity.z, 5, signed: true)))"
         return "roll \(figure(roll, signed: true))  pitch \(figure(pitch, signed: true))  "
             + "tilt \(figure(tilt, signed: false))  \(level == true ? "LEVEL    " : "NOT LEVEL")  \(g)"
     }

@@ -1,7 +1,11 @@
 import Accelerometers
 import Agent
 import Configuration
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import I2C
 
 /// `plumb run`: the long-running MQTT agent.

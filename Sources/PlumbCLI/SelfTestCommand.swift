@@ -1,5 +1,8 @@
 import Accelerometers
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 
 /// `plumb selftest`: the ADXL345's electrostatic self-test, per axis, against the datasheet.
@@ -42,9 +45,10 @@ struct SelfTestCommand {
                 "axis       off        on     delta    limits              result",
             ]
             for axis in report.axes {
-                lines.append(String(format: "%@    %8.1f  %8.1f  %8.1f    %+7.1f … %+7.1f   %@",
-                                    axis.name, axis.off, axis.on, axis.delta, axis.minimum, axis.maximum,
-                                    axis.passed ? "pass" : "FAIL"))
+                let figures = [axis.off, axis.on, axis.delta].map { fixed($0, 1).rightAligned(to: 8) }
+                lines.append(axis.name + "    " + figures.joined(separator: "  ") + "    "
+                             + fixed(axis.minimum, 1, signed: true).rightAligned(to: 7) + " … "
+                             + fixed(axis.maximum, 1, signed: true).rightAligned(to: 7) + "   " + (axis.passed ? "pass" : "FAIL"))
             }
             lines.append(report.passed ? "PASS: every axis moved within the datasheet's limits."
                 : "FAIL: an axis moved outside the datasheet's limits; the part or its supply is faulty. "
