@@ -47,25 +47,29 @@ extension AgentCore {
         publish(topic, [], retain: true, qos: .atLeastOnce)
     }
 
-    /// Makes `new` the effective settings: live, persisted and reported.
-    func apply(_ new: LiveSettings) {
+    /// Makes `new` the effective settings: live and reported; persisted and announced with
+    /// `config_applied` when they came over MQTT. Settings from the file are not persisted:
+    /// the file stays their source, so a later edit of it still counts.
+    func apply(_ new: LiveSettings, fromFile: Bool = false) {
         let changes = Self.differences(from: settings, to: new)
         let old = settings
         settings = new
-        settingsFromMQTT = true
+        if !fromFile { settingsFromMQTT = true }
         if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
         if new.mount != old.mount { zero = Self.zeroReference(zeroGravity, mount: new.mount) }
         levelMachine.reconfigure(Self.thresholds(new))
         policy = Self.policy(new)
-        var details: [String: JSONValue] = ["changes": .object(changes)]
-        do {
-            try store.save(settings: new)
-        } catch {
-            log.error("could not persist the settings: \(error)")
-            details["persisted"] = .bool(false)
-        }
         publishConfig()
-        emit(AgentEvent(type: "config_applied", details: details))
+        if !fromFile {
+            var details: [String: JSONValue] = ["changes": .object(changes)]
+            do {
+                try store.save(settings: new)
+            } catch {
+                log.error("could not persist the settings: \(error)")
+                details["persisted"] = .bool(false)
+            }
+            emit(AgentEvent(type: "config_applied", details: details))
+        }
         if let averaged { ingestAgain(averaged) }
         publishState(reason: "config")
     }
@@ -135,8 +139,7 @@ extension AgentCore {
         if settingsFromMQTT {
             log.info("config file reloaded; settings changed over MQTT stay in force over its level section.")
         } else if newDefaults != settings {
-            apply(newDefaults)
-            settingsFromMQTT = false
+            apply(newDefaults, fromFile: true)
             log.info("config file reloaded and applied.")
         } else {
             log.info("config file reloaded; nothing changed.")

@@ -9,6 +9,7 @@ extension AgentCore {
     public func handle(_ event: MQTTEvent) {
         switch event {
         case .connected(let connection):
+            guard !stopping else { return }
             connections += 1
             connected = true
             log.info("connected to the broker (MQTT \(connection.protocolVersion))")
@@ -85,7 +86,7 @@ extension AgentCore {
     }
 
     func flushEvents() {
-        guard connected else { return }
+        guard connected, !stopping else { return }
         while let event = events.first {
             do {
                 try mqtt.publish(topics.event, payload: event.payload, qos: .atLeastOnce, retain: false)
@@ -99,7 +100,7 @@ extension AgentCore {
     /// Publishes if connected. State-like topics are retained and republished in full at the
     /// next connect, so a publication missed while away needs no queue.
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: MQTTQoS = .atMostOnce) {
-        guard connected else { return }
+        guard connected, !stopping else { return }
         do {
             try mqtt.publish(topic, payload: payload, qos: qos, retain: retain)
         } catch {

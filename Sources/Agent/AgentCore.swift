@@ -98,8 +98,11 @@ public actor AgentCore {
                 emit(AgentEvent(type: "sensor_fault", details: ["error": .string(message)]))
                 sensorOK = false
                 sensorFaultMessage = message
-                // Samples from before the fault must not mix with those after the recovery.
+                // Nothing from before the fault may be reported, zeroed on or averaged with what
+                // comes after the recovery.
                 window.reset()
+                averaged = nil
+                attitude = nil
                 publishState(reason: "fault")
             } else {
                 log.debug("sensor still faulty: \(message)")
@@ -164,12 +167,17 @@ public actor AgentCore {
         if connected {
             try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         }
+        // While disconnect() is awaited other calls reach the actor: none may publish after
+        // `offline` (a late `online` would stand retained, with no will to correct it).
+        connected = false
         await mqtt.disconnect()
     }
 
-    /// Block means in the moving average: `average_window_s` in tenths of a second.
+    /// Block means in the moving average: `average_window_s` of samples in blocks of the size
+    /// the sampling service uses at this rate (longer than 0.1 s at low rates).
     static func windowBlocks(_ settings: LiveSettings) -> Int {
-        max(1, Int((settings.averageWindowS / SamplingService.blockSeconds).rounded()))
+        let perBlock = Double(SamplingService.samplesPerBlock(rateHz: settings.sampleRateHz))
+        return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
     }
 
     static func thresholds(_ settings: LiveSettings) -> LevelThresholds {

@@ -9,7 +9,8 @@ import Sampling
 
 /// What the sampling thread reports to the agent.
 public enum SamplingUpdate: Sendable {
-    /// A block mean of about a tenth of a second of samples, device frame.
+    /// A block mean of about a tenth of a second of samples, device frame, with the counters
+    /// since the service started (summed across restarts of the chip).
     case reading(Reading, statistics: SamplerStatistics)
     /// The sensor failed; the service retries by itself after `retryIn` seconds.
     case fault(message: String, retryIn: Double)
@@ -31,12 +32,18 @@ public final class SamplingService: Sendable {
         var rateHz: Double
         var rangeG: Int
         var stopped = false
+        var finished = false
         var i2cErrors = 0
     }
 
     /// Block means are about this long: short enough for a responsive moving average, long
     /// enough that a wake-up drains a useful batch.
     static let blockSeconds = 0.1
+
+    /// Samples in one block mean at `rateHz`: at least one, so low rates make longer blocks.
+    public static func samplesPerBlock(rateHz: Double) -> Int {
+        max(1, Int((rateHz * blockSeconds).rounded()))
+    }
 
     /// - Parameter makeChip: builds the driver; called again after every fault, so a bus that
     ///   disappeared and came back is reopened.
@@ -55,9 +62,14 @@ public final class SamplingService: Sendable {
         control.withLock { $0.rateHz = hertz }
     }
 
-    /// Ends the loop after its current block; the chip is put in standby.
-    public func stop() {
+    /// Ends the loop after its current block and waits up to `timeout` seconds for the chip to be
+    /// put in standby.
+    public func stop(waitingUpTo timeout: Double = 0.5) {
         control.withLock { $0.stopped = true }
+        let deadline = clock.now() + timeout
+        while !control.withLock({ $0.finished }) && clock.now() < deadline {
+            MonotonicPacingClock().sleep(seconds: 0.01)
+        }
     }
 
     /// Starts the sampling thread; updates arrive on the returned stream until ``stop()``.
@@ -65,6 +77,7 @@ public final class SamplingService: Sendable {
         let (stream, continuation) = AsyncStream<SamplingUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let started = detachThread(name: "plumb-sampling") { [self] in
             run(continuation)
+            control.withLock { $0.finished = true }
             continuation.finish()
         }
         if !started {
@@ -77,26 +90,32 @@ public final class SamplingService: Sendable {
     private func run(_ continuation: AsyncStream<SamplingUpdate>.Continuation) {
         var backoff = 0.5
         var faulted = false
+        // Counters of the samplers that came before: each restart of the chip starts a new one.
+        var carried = SamplerStatistics()
         while !control.withLock({ $0.stopped }) {
             let (rate, range) = control.withLock { ($0.rateHz, $0.rangeG) }
             var chip: (any Accelerometer)?
+            var sampler: Sampler?
             do {
                 let opened = try makeChip()
                 chip = opened
-                let sampler = Sampler(chip: opened, clock: clock)
-                let settings = try sampler.start(SamplingRequest(rateHz: rate, rangeG: range))
+                let current = Sampler(chip: opened, clock: clock)
+                sampler = current
+                let settings = try current.start(SamplingRequest(rateHz: rate, rangeG: range))
                 continuation.yield(faulted ? .recovered(settings) : .started(settings))
                 faulted = false
                 backoff = 0.5
-                let perBlock = max(1, Int((settings.rateHz * Self.blockSeconds).rounded()))
+                let perBlock = Self.samplesPerBlock(rateHz: settings.rateHz)
                 while true {
                     let (stopped, wantedRate) = control.withLock { ($0.stopped, $0.rateHz) }
                     if stopped || wantedRate != rate { break }
-                    let reading = try sampler.nextReading(averaging: perBlock)
-                    continuation.yield(.reading(reading, statistics: sampler.statistics))
+                    let reading = try current.nextReading(averaging: perBlock)
+                    continuation.yield(.reading(reading, statistics: carried + current.statistics))
                 }
+                carried = carried + current.statistics
                 try? opened.stop()
             } catch {
+                if let sampler { carried = carried + sampler.statistics }
                 try? chip?.stop()
                 control.withLock { $0.i2cErrors += 1 }
                 faulted = true

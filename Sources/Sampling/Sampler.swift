@@ -33,6 +33,16 @@ public struct SamplerStatistics: Sendable, Hashable {
     public var wakeUps = 0
 
     public init() {}
+
+    /// Counts added up, for totals across restarts of the chip.
+    public static func + (a: Self, b: Self) -> Self {
+        var sum = a
+        sum.samples += b.samples
+        sum.overruns += b.overruns
+        sum.clipped += b.clipped
+        sum.wakeUps += b.wakeUps
+        return sum
+    }
 }
 
 /// Paces reads of an ``Accelerometer``'s buffer and averages samples into readings.

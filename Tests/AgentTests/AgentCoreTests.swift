@@ -25,8 +25,9 @@ struct AgentCoreTests {
         let core: AgentCore
         let topics = Topics(baseTopic: "plumb", deviceID: "unit")
 
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-core-\(UUID().uuidString)").path
+
         init(settingsJSON: String = #"{"level_dwell_s": 0, "average_window_s": 0.1}"#) throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-core-\(UUID().uuidString)").path
             let settings = try LiveSettings().applying(json: Array(settingsJSON.utf8))
             let sampling = SamplingService(rateHz: 100, rangeG: 16) { throw SensorError.invalidSetting("unused") }
             let clock = clock
@@ -83,6 +84,55 @@ struct AgentCoreTests {
         await rig.connect()
         #expect(rig.mqtt.published(on: rig.topics.state).isEmpty)
         #expect(rig.mqtt.lastRetained(on: rig.topics.status)?.payloadString == "online")
+    }
+
+    @Test func nothingIsPublishedAfterOfflineDuringShutdown() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        await rig.core.shutdown()
+        // A reconnect or a republish command handled while disconnect() is awaited.
+        await rig.connect()
+        _ = rig.mqtt.deliver(topic: rig.topics.command("republish"), payload: "")
+        let statuses = rig.mqtt.publications.filter { $0.topic == rig.topics.status }.compactMap(\.payloadString)
+        #expect(statuses.last == "offline", "\(statuses)")
+    }
+
+    @Test func aFaultForgetsThePreviousReading() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        await rig.core.handle(.started(SamplingSettings(rateHz: 100, rangeG: 16, watermark: 10, bufferCapacity: 33)))
+        await rig.feed(roll: 4)
+        await rig.core.handle(.fault(message: "gone", retryIn: 1))
+        await rig.core.handle(.recovered(SamplingSettings(rateHz: 100, rangeG: 16, watermark: 10, bufferCapacity: 33)))
+        rig.clock.advance(60)
+        await rig.core.tick()
+        let states = rig.mqtt.published(on: rig.topics.state).compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        let afterFault = states.drop { $0["sensor"] as? String == "ok" }
+        #expect(afterFault.allSatisfy { $0["roll"] is NSNull }, "no pre-fault angles after the fault: \(afterFault)")
+    }
+
+    @Test func aReloadedFileIsAppliedButNotPersistedAsAnMQTTChange() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        let fromFile = try LiveSettings().applying(json: Array(#"{"level_tolerance": 0.4}"#.utf8))
+        await rig.core.reload(defaults: fromFile)
+        let config = try #require(rig.mqtt.lastRetained(on: rig.topics.config)?.payloadString)
+        #expect(config.contains("\"level_tolerance\":0.4"))
+        #expect(!FileManager.default.fileExists(atPath: rig.directory + "/settings.json"))
+        #expect(rig.mqtt.published(on: rig.topics.event).isEmpty, "config_applied is for MQTT changes")
+        // Still the file's: a second edit applies too.
+        let again = try LiveSettings().applying(json: Array(#"{"level_tolerance": 0.5}"#.utf8))
+        await rig.core.reload(defaults: again)
+        #expect(rig.mqtt.lastRetained(on: rig.topics.config)?.payloadString?.contains("\"level_tolerance\":0.5") == true)
+    }
+
+    @Test func blocksAreATenthOfASecondButNeverEmpty() {
+        #expect(SamplingService.samplesPerBlock(rateHz: 100) == 10)
+        #expect(SamplingService.samplesPerBlock(rateHz: 800) == 80)
+        #expect(SamplingService.samplesPerBlock(rateHz: 6.25) == 1)
     }
 
     @Test func theSampleRateListsAgree() {
