@@ -1,3 +1,4 @@
+import Configuration
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -63,9 +63,9 @@ extension LiveSettings {
     ///   out of its ``rules``, and a broken combination (see ``rules``).
     public func applying(json payload: [UInt8]) throws(SettingsRejection) -> LiveSettings {
         try Self.checkSize(payload)
-        let object: [String: JSONInput]
+        let object: [String: JSONValue]
         do {
-            let value = try JSONDecoder().decode(JSONInput.self, from: Data(payload))
+            let value = try JSONDecoder().decode(JSONValue.self, from: Data(payload))
             guard case .object(let members) = value else {
                 throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
                     "a config message is a JSON object of settings, such as {\"level_tolerance\": 0.1},"
@@ -242,39 +242,13 @@ extension LiveSettings {
     }
 }
 
-/// A JSON value decoded with `JSONDecoder`, which tells booleans from numbers by their tokens
-/// (`JSONSerialization` hands back an `NSNumber` for both, so `true` could pass as 1).
-enum JSONInput: Decodable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array
-    case object([String: JSONInput])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: JSONInput].self) {
-            self = .object(value)
-        } else {
-            _ = try container.decode([JSONInput].self)
-            self = .array
-        }
-    }
-
+extension JSONValue {
     var input: SettingInput {
         switch self {
         case .null: .null
         case .bool(let value): .bool(value)
         case .number(let value): .number(value)
+        case .integer(let value): .number(Double(value))
         case .string(let value): .string(value)
         case .array: .array
         case .object: .object

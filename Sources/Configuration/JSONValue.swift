@@ -1,9 +1,8 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// A JSON value built in code, for payloads whose keys vary (events, health).
+/// A JSON value: decoded from settings payloads (telling booleans from numbers by their tokens,
+/// which `JSONSerialization`'s `NSNumber` cannot), and built in code for payloads whose keys
+/// vary (the agent's events and health).
 public enum JSONValue: Sendable, Hashable, Codable {
     case string(String)
     case number(Double)
@@ -44,18 +43,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Compact JSON with sorted keys, so equal values give equal bytes.
-    public var bytes: [UInt8] { encodeJSON(self) }
+    public var bytes: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { Array($0) } ?? Array("null".utf8)
+    }
 }
 
-/// Compact JSON with sorted keys.
-func encodeJSON(_ value: some Encodable) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { Array($0) } ?? Array("{}".utf8)
-}
-
-/// ISO 8601 UTC with milliseconds: `2026-11-30T17:42:37.123Z`.
-func timestamp(_ date: Date = Date()) -> String {
-    date.formatted(.iso8601.year().month().day().timeZone(separator: .omitted).time(includingFractionalSeconds: true)
-        .timeSeparator(.colon).dateSeparator(.dash).dateTimeSeparator(.standard))
-}
