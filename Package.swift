@@ -28,6 +28,9 @@ let package = Package(
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
 
+        // MARK: The ruler: lengths, graduations, rise and shims (pure)
+        .target(name: "Ruler", dependencies: ["PlumbDomain"]),
+
         // MARK: Plumbing shared by the I/O modules
         .target(name: "PlumbSync"),
 
@@ -43,16 +46,20 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbSync"]),
         .target(name: "Configuration", dependencies: ["CYAML", "PlumbDomain", "I2C"]),
 
+        // MARK: Services the agent hosts, pure: requests in, replies and payloads out
+        .target(name: "RulerService", dependencies: ["Ruler", "PlumbDomain", "Configuration"]),
+        .target(name: "HomeAssistant", dependencies: ["PlumbDomain", "Configuration"]),
+
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "Configuration", "CSystemd", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
-            "Sampling", "SimulatedADXL345",
+            "Accelerometers", "Configuration", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
+            "RulerService", "Sampling", "SimulatedADXL345",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Configuration", "I2C", "MQTT", "PlumbDomain", "Sampling",
-            "SimulatedADXL345", "PlumbSync",
+            "Accelerometers", "Agent", "Configuration", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "Ruler",
+            "RulerService", "Sampling", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
@@ -66,6 +73,8 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
+        .testTarget(name: "RulerTests", dependencies: ["Ruler", "RulerService", "PlumbDomain", "Configuration"]),
+        .testTarget(name: "HomeAssistantTests", dependencies: ["HomeAssistant", "PlumbDomain", "Configuration"]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
