@@ -35,6 +35,7 @@ run: build
 	@PLUMB_BIN=$(BIN) ./scripts/run-demo.sh
 
 test: deps toolchain
+	@./scripts/prepare-ha-validate.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
 

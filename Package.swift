@@ -63,7 +63,7 @@ let package = Package(
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
-            "Accelerometers", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
+            "Accelerometers", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT", "PlumbSync",
         ]),
 
         // MARK: Test support: libraries that only tests link

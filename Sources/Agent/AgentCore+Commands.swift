@@ -18,6 +18,8 @@ extension AgentCore {
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
             settle(result, clearing: message.topic)
+        } else if let homeAssistant, message.topic == homeAssistant.statusTopic {
+            if message.payloadString == "online" { homeAssistantCameOnline() }
         } else if let command = topics.commandName(of: message.topic) {
             // A retained command would fire again at every reconnect: commands are one-shot.
             guard !message.retain else {
@@ -59,6 +61,7 @@ extension AgentCore {
         if new.mount != old.mount { zero = Self.zeroReference(zeroGravity, mount: new.mount) }
         levelMachine.reconfigure(Self.thresholds(new))
         policy = Self.policy(new)
+        publishDiscovery(force: false)
         publishConfig()
         if !fromFile {
             var details: [String: JSONValue] = ["changes": .object(changes)]

@@ -28,6 +28,9 @@ extension AgentCore {
     /// Everything a subscriber needs after we (re)connect: status, config, level, state, the
     /// events queued while away, then health (so its queue counts are the ones after the flush).
     func publishBirth() {
+        // Discovery first: Home Assistant creates the entities, then hears them come online.
+        publishDiscovery(force: true)
+        bubbleNeedsSending = true
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
         publishLevel()
@@ -46,8 +49,10 @@ extension AgentCore {
                                      level: levelMachine.isLevel, gravity: averaged ?? .zero)
         let payload = StatePayload(reading: reading, alarm: levelMachine.isAlarm, sensorOK: sensorOK, seq: seq)
         if let attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
+        stateGravity = sensorOK ? averaged.map(levelGravity(of:)) : nil
         log.debug("state (\(reason)) seq \(seq)")
         publish(topics.state, encodeJSON(payload), retain: true)
+        publishBubbleIfChanged(at: clock())
     }
 
     func publishLevel() {

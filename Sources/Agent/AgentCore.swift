@@ -6,6 +6,7 @@ import Glibc
 #endif
 import MQTT
 import PlumbDomain
+import RulerService
 import Sampling
 
 /// The agent's state and decisions: readings in, MQTT publications out.
@@ -50,6 +51,18 @@ public actor AgentCore {
     var samplesDelivered = 0
     var overruns = 0
     var stopping = false
+    /// When the last block reached the average, for the age of a reading.
+    var lastIngestTime: Double?
+
+    // Home Assistant
+    let homeAssistant: HomeAssistantOptions?
+    var publishedDiscovery: [String: [UInt8]] = [:]
+    var homeAssistantGeneration = 0
+    /// Level-frame gravity of the last state message: what the bubble picture shows.
+    var stateGravity: Vector3?
+    var lastBubble: String?
+    var lastBubbleTime = -Double.infinity
+    var bubbleNeedsSending = true
 
     /// Seconds between `P/health` messages.
     static let healthInterval = 60.0
@@ -58,7 +71,7 @@ public actor AgentCore {
 
     public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?, log: AgentLog,
-                version: String, clock: @escaping @Sendable () -> Double) {
+                version: String, homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double) {
         self.topics = topics
         self.mqtt = mqtt
         self.store = store
@@ -68,6 +81,7 @@ public actor AgentCore {
         self.settingsFromMQTT = settingsFromMQTT
         self.log = log
         self.version = version
+        self.homeAssistant = homeAssistant
         self.clock = clock
         startTime = clock()
         levelMachine = LevelStateMachine(thresholds: Self.thresholds(settings))
@@ -103,6 +117,7 @@ public actor AgentCore {
                 window.reset()
                 averaged = nil
                 attitude = nil
+                lastIngestTime = nil
                 publishState(reason: "fault")
             } else {
                 log.debug("sensor still faulty: \(message)")
@@ -122,6 +137,7 @@ public actor AgentCore {
         let current = attitude(of: mean)
         attitude = current
         let now = clock()
+        lastIngestTime = now
         let levelWasKnown = levelMachine.isLevel != nil
         let changes = levelMachine.update(tilt: current.tilt, at: now)
         for change in changes {
@@ -138,9 +154,25 @@ public actor AgentCore {
 
     /// Device-frame gravity → mount → zero reference → angles.
     func attitude(of deviceGravity: Vector3) -> Attitude {
-        var gravity = settings.mount.levelFrame(deviceGravity)
-        if let zero { gravity = zero.corrected(gravity) }
-        return Attitude(gravity: gravity)
+        Attitude(gravity: levelGravity(of: deviceGravity))
+    }
+
+    /// Device-frame gravity → mount → zero reference: gravity as the machine's surface sees it.
+    func levelGravity(of deviceGravity: Vector3) -> Vector3 {
+        let gravity = settings.mount.levelFrame(deviceGravity)
+        return zero?.corrected(gravity) ?? gravity
+    }
+
+    /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
+    /// (starting, or a sensor fault).
+    public func currentReading() -> CurrentReading? {
+        guard sensorOK, let averaged, let lastIngestTime else { return nil }
+        // The zero reference turns the frame by the mounting error, a few degrees at most: too
+        // little to mix the axes' noise meaningfully, so only the mount's remap is applied.
+        let spread = window.standardError.map { settings.mount.levelFrame($0) } ?? .zero
+        let standardError = Vector3(x: abs(spread.x), y: abs(spread.y), z: abs(spread.z))
+        return CurrentReading(levelGravity: levelGravity(of: averaged), standardError: standardError,
+                              age: max(0, clock() - lastIngestTime), lengthUnit: settings.lengthUnit)
     }
 
     // MARK: Ticks
@@ -156,6 +188,7 @@ public actor AgentCore {
         if now - lastHealth >= Self.healthInterval {
             publishHealth(at: now)
         }
+        publishBubbleIfChanged(at: now)
         flushEvents()
     }
 

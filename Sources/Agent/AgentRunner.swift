@@ -1,11 +1,13 @@
 import Accelerometers
 import Configuration
 import FoundationEssentials
+import HomeAssistant
 #if canImport(Glibc)
 import Glibc
 #endif
 import MQTT
 import PlumbDomain
+import RulerService
 import Sampling
 
 /// `plumb run`: the sampler, the publisher and the ticker as services under one supervisor, and
@@ -45,15 +47,22 @@ public struct AgentRunner: Sendable {
         let sampling = SamplingService(rateHz: settings.sampleRateHz, rangeG: configuration.sensor.range,
                                        makeChip: makeChip)
         let clock = MonotonicPacingClock()
+        let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version)
         let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
                              zeroGravity: loaded.zero?.referenceGravity, log: log, version: version,
-                             clock: { clock.now() })
+                             homeAssistant: homeAssistant, clock: { clock.now() })
+        let requests = RequestService(topics: topics, mqtt: client,
+                                      requestsPerSecond: Double(configuration.service.requestsPerSecond),
+                                      burst: Double(configuration.service.burst), log: log, clock: { clock.now() },
+                                      currentReading: { await core.currentReading() })
         let notifier = SystemdNotifier()
         let signals = SignalSource.signals()
 
         do {
-            try client.subscribe([topics.configSet, topics.configKeySetFilter, topics.commandFilter], qos: .atLeastOnce)
+            var filters = [topics.configSet, topics.configKeySetFilter, topics.commandFilter, topics.requestFilter]
+            if let homeAssistant { filters.append(homeAssistant.statusTopic) }
+            try client.subscribe(filters, qos: .atLeastOnce)
             try client.start()
         } catch {
             log.error("\(error)")
@@ -65,8 +74,16 @@ public struct AgentRunner: Sendable {
             for await update in sampling.start() { await core.handle(update) }
         }
         let mqttTask = Task {
-            for await event in client.events { await core.handle(event) }
+            for await event in client.events {
+                // Requests never wait behind the agent's actor, and the actor never waits behind them.
+                if case .message(let message) = event, requests.accepts(message) {
+                    requests.submit(message)
+                } else {
+                    await core.handle(event)
+                }
+            }
         }
+        let requestTask = Task { await requests.run() }
         let tickTask = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -83,6 +100,8 @@ public struct AgentRunner: Sendable {
                 notifier.stopping()
                 tickTask.cancel()
                 sampling.stop()
+                requests.finish()
+                await requestTask.value
                 await core.shutdown()
                 mqttTask.cancel()
                 samplingTask.cancel()
@@ -107,19 +126,35 @@ public struct AgentRunner: Sendable {
 }
 
 extension AgentRunner {
+    /// Discovery settings from `mqtt.discovery`, `mqtt.discovery_prefix` and `device`; nil when
+    /// discovery is off.
+    static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String) -> HomeAssistantOptions? {
+        guard configuration.mqtt.discovery else { return nil }
+        return HomeAssistantOptions(prefix: configuration.mqtt.discoveryPrefix,
+                                    device: DiscoveryDevice(id: configuration.device.id, version: version,
+                                                            configurationURL: configuration.device.configurationURL))
+    }
+
     /// The client's configuration: the connection from the file (MQTT can never change it), a
     /// last will of `offline` retained on `P/status`, MQTT 5 with a fallback to 3.1.1.
     static func mqttConfiguration(_ configuration: AgentConfiguration, topics: Topics) -> MQTTConfiguration {
+        brokerConnection(configuration, clientID: configuration.mqtt.clientID,
+                         will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce, retain: true))
+    }
+
+    /// The connection the config file describes (broker, TLS, credentials), under `clientID`.
+    /// Used by the agent, and by commands that talk to the broker on its behalf (`plumb forget`).
+    public static func brokerConnection(_ configuration: AgentConfiguration, clientID: String,
+                                        will: MQTTWill?) -> MQTTConfiguration {
         let mqtt = configuration.mqtt
         let tls = mqtt.tls.map { settings in
             MQTTConfiguration.TLS(caFile: settings.caFile, certFile: settings.certFile, keyFile: settings.keyFile,
                                   insecure: settings.insecure)
         }
         return MQTTConfiguration(
-            host: mqtt.host, port: mqtt.port, clientID: mqtt.clientID, keepAlive: mqtt.keepalive,
+            host: mqtt.host, port: mqtt.port, clientID: clientID, keepAlive: mqtt.keepalive,
             // Without a config file nothing resolved the password yet: PLUMB_MQTT_PASSWORD still counts.
             username: mqtt.username, password: mqtt.password ?? (try? mqtt.resolvePassword()) ?? nil,
-            will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce, retain: true),
-            tls: tls)
+            will: will, tls: tls)
     }
 }

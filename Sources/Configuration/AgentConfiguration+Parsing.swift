@@ -23,13 +23,13 @@ extension AgentConfiguration {
     static func decode(_ bytes: [UInt8], source: String,
                        hostname: String) throws(ConfigurationError) -> (configuration: AgentConfiguration, marks: [String: YAMLMark]) {
         let root = try YAMLSection(YAMLReader.read(bytes, source: source), path: "",
-                                   keys: ["mqtt", "device", "sensor", "state_dir", "log_level", "level"],
+                                   keys: ["mqtt", "device", "sensor", "service", "state_dir", "log_level", "level"],
                                    hints: Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
                                        ($0.rawValue, "This live setting is written as \(livePath($0)).")
                                    }),
                                    source: source)
         var marks: [String: YAMLMark] = [:]
-        let device = try root.section("device", keys: ["id", "name"])
+        let device = try root.section("device", keys: ["id", "name", "configuration_url"])
         var configuration = AgentConfiguration(deviceID: deviceID(fromHostname: hostname))
         try configuration.readDevice(device)
         try configuration.readMQTT(root.section("mqtt", keys: mqttKeys, hints: [
@@ -38,6 +38,7 @@ extension AgentConfiguration {
         ]), marks: &marks)
         let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz"])
         try configuration.readSensor(sensor)
+        try configuration.readService(root.section("service", keys: ["requests_per_s", "burst"]))
         if let directory = try root.path("state_dir") { configuration.stateDirectory = directory }
         if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
             configuration.logLevel = LogLevel(rawValue: level)!
@@ -77,6 +78,10 @@ extension AgentConfiguration {
             }
             level.name = device.name
             derived.deviceName = false
+        }
+        if let url = try section.string("configuration_url") {
+            if let problem = Self.configurationURLProblem(url) { throw section.error(.invalidValue, "configuration_url", problem) }
+            device.configurationURL = url
         }
     }
 
@@ -188,6 +193,24 @@ extension AgentConfiguration {
             }
             sensor.range = range
         }
+    }
+
+    private mutating func readService(_ section: YAMLSection) throws(ConfigurationError) {
+        service.requestsPerSecond = try section.int("requests_per_s", in: 1...1_000_000,
+                                                    what: "the ruler service's requests per second") ?? service.requestsPerSecond
+        service.burst = try section.int("burst", in: 1...1_000_000, what: "the requests a burst may hold") ?? service.burst
+    }
+
+    /// Why `url` cannot be Home Assistant's `configuration_url`, or nil.
+    static func configurationURLProblem(_ url: String) -> String? {
+        let schemes = ["http://", "https://"]
+        guard let scheme = schemes.first(where: { url.lowercased().hasPrefix($0) }), url.count > scheme.count else {
+            return "\"\(url.truncatedForMessage)\" is not a web address; write one such as http://pi-workshop.lan:8123/."
+        }
+        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            return "a web address has no spaces or control characters."
+        }
+        return nil
     }
 
     private mutating func readLevel(_ section: YAMLSection, sensor: YAMLSection,

@@ -95,6 +95,19 @@ public struct AgentConfiguration: Sendable, Equatable {
         public internal(set) var id: String
         /// The display name, 1 to 64 printable characters; `Plumb <id>` by default.
         public internal(set) var name: String
+        /// A web page about the device (`http://` or `https://`), shown by Home Assistant as the
+        /// device's "Visit" link; nil by default.
+        public internal(set) var configurationURL: String?
+    }
+
+    /// `service`: the ruler service's limits.
+    public struct ServiceSettings: Sendable, Equatable {
+        /// Requests answered per second on average before `busy`; 200 by default.
+        public internal(set) var requestsPerSecond = 200
+        /// Requests that may arrive at once after a quiet spell; 50 by default.
+        public internal(set) var burst = 50
+
+        init() {}
     }
 
     /// `sensor`: what to read and how. The sample rate is a live setting: `sensor.sample_rate_hz`
@@ -118,6 +131,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public internal(set) var device: DeviceSettings
     /// `sensor`.
     public internal(set) var sensor: SensorSettings
+    /// `service`.
+    public internal(set) var service = ServiceSettings()
     /// `state_dir`: where the live settings and the zero reference persist; `/var/lib/plumb`.
     public internal(set) var stateDirectory = "/var/lib/plumb"
     /// `log_level`: `info` by default.
@@ -160,7 +175,7 @@ public struct AgentConfiguration: Sendable, Equatable {
 
     // Compares what the agent uses, not how each value came about.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.mqtt == rhs.mqtt && lhs.device == rhs.device && lhs.sensor == rhs.sensor
+        lhs.mqtt == rhs.mqtt && lhs.device == rhs.device && lhs.sensor == rhs.sensor && lhs.service == rhs.service
             && lhs.stateDirectory == rhs.stateDirectory && lhs.logLevel == rhs.logLevel && lhs.level == rhs.level
     }
 

@@ -27,6 +27,22 @@ public struct Topics: Sendable, Hashable {
     /// `P/health`: counters as JSON, retained, every 60 s.
     public var health: String { prefix + "/health" }
 
+    /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
+    public var bubble: String { prefix + "/bubble" }
+    /// `P/request/+`: ruler-service requests (`ruler`, `convert`, `rise`, `shim`).
+    public var requestFilter: String { prefix + "/request/+" }
+
+    /// `P/request/<service>`.
+    public func request(_ service: String) -> String { prefix + "/request/" + service }
+
+    /// `P/response/<service>`: where replies go when the request gave no MQTT 5 response topic.
+    public func response(_ service: String) -> String { prefix + "/response/" + service }
+
+    /// The service of a `P/request/<service>` topic, or nil for any other topic.
+    public func requestService(of topic: String) -> String? {
+        lastLevel(of: topic, under: prefix + "/request/")
+    }
+
     /// `P/config/<key>/set`.
     public func configSet(key: String) -> String { prefix + "/config/" + key + "/set" }
 
@@ -44,7 +60,11 @@ public struct Topics: Sendable, Hashable {
 
     /// The name of a `P/command/<name>` topic, or nil for any other topic.
     public func commandName(of topic: String) -> String? {
-        let head = prefix + "/command/"
+        lastLevel(of: topic, under: prefix + "/command/")
+    }
+
+    /// The single topic level after `head`, or nil when there is none or more than one.
+    private func lastLevel(of topic: String, under head: String) -> String? {
         guard topic.hasPrefix(head) else { return nil }
         let name = topic.dropFirst(head.count)
         guard !name.isEmpty, !name.contains("/") else { return nil }

@@ -280,9 +280,22 @@ final class MosquittoSession: @unchecked Sendable {
                 return (state.stopRequested, state.dropRequested)
             }
             if stop, stopDeadline == nil {
-                // Queues DISCONNECT after anything already queued (a final "offline" publish),
-                // so the broker drops the will; when not connected it just marks us disconnected.
-                mosquitto_disconnect(handle)
+                // Writes what is still queued first (a final "offline", the messages that clear
+                // a device): libmosquitto marks the connection closed in mosquitto_disconnect
+                // and drops packets not yet written (seen: 2 of 25 publishes reached the broker).
+                let flushDeadline = ContinuousClock.now + .milliseconds(500)
+                while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline {
+                    if mosquitto_loop(handle, 50, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+                }
+                // Then DISCONNECT, so the broker drops the will; when not connected it just marks
+                // us disconnected. mosquitto_disconnect only queues it, and mosquitto_loop returns
+                // at once for a connection marked closed, so write it here: a socket closed with
+                // DISCONNECT unsent is reset, and the broker may lose what it had not yet read.
+                if mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
+                    while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline + .milliseconds(500) {
+                        if mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+                    }
+                }
                 stopDeadline = .now + .milliseconds(500)
             }
             if drop { shutdown(mosquitto_socket(handle), Int32(SHUT_RDWR)) }

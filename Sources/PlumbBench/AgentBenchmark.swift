@@ -20,7 +20,7 @@ struct AgentBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = freePort(), let broker = startBroker(port: port, directory: directory) else {
+        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
             print("agent benchmark: could not start mosquitto (install it with `make deps`)")
             return
         }
@@ -61,12 +61,12 @@ struct AgentBenchmark {
 
         // Let it start and settle before counting CPU.
         Thread.sleep(forTimeInterval: 2)
-        let cpuStart = processCPUSeconds(agent.processIdentifier)
+        let cpuStart = BenchRig.processCPUSeconds(agent.processIdentifier)
         let wallStart = clock.now()
         Thread.sleep(forTimeInterval: seconds)
-        let cpu = processCPUSeconds(agent.processIdentifier) - cpuStart
+        let cpu = BenchRig.processCPUSeconds(agent.processIdentifier) - cpuStart
         let wall = clock.now() - wallStart
-        let peakKiB = peakRSSKiB(agent.processIdentifier)
+        let peakKiB = BenchRig.peakRSSKiB(agent.processIdentifier)
         agent.terminate()
         agent.waitUntilExit()
 
@@ -85,8 +85,8 @@ struct AgentBenchmark {
             print("                   no level_left events arrived: latency not measured")
             return
         }
-        let p50 = percentile(latencies, 0.50)
-        let p99 = percentile(latencies, 0.99)
+        let p50 = BenchRig.percentile(latencies, 0.50)
+        let p99 = BenchRig.percentile(latencies, 0.99)
         print("step → level_left: \(latencies.count) steps, p50 \(figure(p50 * 1000, 0)) ms, p99 \(figure(p99 * 1000, 0)) ms "
               + "(window \(averageWindow) s + dwell \(dwell) s)")
         print("targets:           CPU < 1 %: \(cpuPercent < 1 ? "met" : "MISSED"); RSS < 20 MB: \(peakMB < 20 ? "met" : "MISSED"); "
@@ -94,60 +94,7 @@ struct AgentBenchmark {
         Task { await subscriber.disconnect() }
     }
 
-    private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
-    }
 
-    private func freePort() -> Int? {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return nil }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
-    }
-
-    private func startBroker(port: Int, directory: URL) -> Process? {
-        let candidates = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let conf = directory.appendingPathComponent("mosquitto.conf")
-        let user = ProcessInfo.processInfo.environment["USER"] ?? "root"
-        try? "user \(user)\nlistener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            .write(to: conf, atomically: true, encoding: .utf8)
-        let broker = Process()
-        broker.executableURL = URL(fileURLWithPath: binary)
-        broker.arguments = ["-c", conf.path]
-        broker.standardError = FileHandle.nullDevice
-        broker.standardOutput = FileHandle.nullDevice
-        guard (try? broker.run()) != nil else { return nil }
-        Thread.sleep(forTimeInterval: 0.3)
-        return broker
-    }
-
-    /// utime + stime of a process, from /proc.
-    private func processCPUSeconds(_ pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15 (1-based, in clock ticks).
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    /// VmHWM: the peak resident set size.
-    private func peakRSSKiB(_ pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
 }
 
 /// Arrival times, written by the subscriber's task and read after the run.

@@ -39,6 +39,9 @@ struct OptionSpec: Sendable {
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, help: help)
     }
+
+    /// `--help`, which every command takes (see ``Subcommand``).
+    static let help = flag("--help", "Show this help.")
 }
 
 /// What a command line said, checked against the command's option list.
@@ -56,7 +59,10 @@ struct ParsedArguments {
                 positionals.append(contentsOf: remaining)
                 break
             }
-            guard argument.hasPrefix("-"), argument.count > 1, Double(argument) == nil else {
+            // A number is a positional even with a minus sign and a unit after it ("-5", "-1.2m"),
+            // so a negative length gets the length's own message rather than "unknown option".
+            let numeric = Double(argument) != nil || argument.dropFirst().first.map { $0.isASCII && $0.isNumber } == true
+            guard argument.hasPrefix("-"), argument.count > 1, !numeric else {
                 positionals.append(argument)
                 continue
             }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,5 +20,20 @@ struct Console: Sendable {
             }
             bytes = bytes.dropFirst(written)
         }
+    }
+}
+
+extension Console {
+    /// Writes `text` to the file at `path` (replacing it atomically) and says so on stderr, so
+    /// stdout stays for the command's own output.
+    ///
+    /// - Throws: ``CommandFailure`` saying why the file could not be written.
+    func write(_ text: String, toFile path: String) throws(CommandFailure) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write \(path): \(error). Check the folder exists and is writable.")
+        }
+        self.error("wrote \(path)")
     }
 }

@@ -10,26 +10,14 @@ public enum Plumb {
     /// Plumb's version, printed by `plumb --version` and later published in `health`.
     public static let version = "0.1.0"
 
-    struct Command: Sendable {
-        let name: String
-        let summary: String
-        let usage: String
-        let run: @Sendable ([String], Console) throws -> Int32
-    }
-
-    static let commands: [Command] = [
-        Command(name: "probe", summary: "Find the ADXL345 and show how the bus reaches it.",
-                usage: ProbeCommand.usage, run: ProbeCommand.run),
-        Command(name: "read", summary: "Print roll, pitch and tilt readings.",
-                usage: ReadCommand.usage, run: ReadCommand.run),
-        Command(name: "run", summary: "Run the MQTT agent (under systemd on a Pi).",
-                usage: RunCommand.usage, run: RunCommand.run),
-        Command(name: "selftest", summary: "Run the chip's self-test against the datasheet limits.",
-                usage: SelfTestCommand.usage, run: SelfTestCommand.run),
+    /// Every subcommand, in the order `plumb --help` lists them.
+    static let commands: [any Subcommand.Type] = [
+        BubbleCommand.self, ConvertCommand.self, ForgetCommand.self, ProbeCommand.self, ReadCommand.self,
+        RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self, ShimCommand.self,
     ]
 
     static var overview: String {
-        let width = commands.map(\.name.count).max() ?? 0
+        let width = commands.map { $0.name.count }.max() ?? 0
         let list = commands.map { "  " + $0.name.padded(to: width + 2) + $0.summary }
         return """
             plumb \(version): a networked digital level on an ADXL345 accelerometer.
@@ -42,6 +30,24 @@ public enum Plumb {
 
             Run 'plumb <command> --help' for a command's options.
             """
+    }
+
+    /// The command named in `arguments` and the arguments it gets; nil when none is named.
+    ///
+    /// The name usually comes first. A command's own options may also come before it
+    /// (`plumb --sensor sim rise 1m`): the first word that names a command, with everything before
+    /// it complete options of that command and no positional, is the command, and those options
+    /// are handed to it first.
+    static func split(_ arguments: [String]) -> (any Subcommand.Type, [String])? {
+        for index in arguments.indices {
+            guard let command = commands.first(where: { $0.name == arguments[index] }) else { continue }
+            let leading = Array(arguments[..<index])
+            // `leading` with no positional is options alone (a value that happens to be a command's
+            // name, as in `--device-id read`, is read as the value and the search goes on).
+            guard leading.isEmpty || (try? ParsedArguments(leading, specs: command.allSpecs)) != nil else { continue }
+            return (command, leading + arguments[(index + 1)...])
+        }
+        return nil
     }
 
     /// Runs `arguments` (without the program name) and returns the exit status.
@@ -61,12 +67,12 @@ public enum Plumb {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
+        guard let (command, rest) = split(arguments) else {
             console.error("plumb: error: unknown command '\(first)'.\n\n\(overview)")
             return 2
         }
         do {
-            return try command.run(Array(arguments.dropFirst()), console)
+            return try command.main(rest, output: console)
         } catch let error as UsageError {
             console.error("plumb \(command.name): error: \(error.message)\nUsage: \(command.usage)\nSee 'plumb \(command.name) --help'.")
             return 2

@@ -2,18 +2,16 @@ import Accelerometers
 import I2C
 
 /// `plumb probe`: finds the chip and reports how the bus reaches it.
-struct ProbeCommand {
+struct ProbeCommand: Subcommand {
+    static let name = "probe"
+    static let summary = "Find the ADXL345 and show how the bus reaches it."
     static let usage = "plumb probe [--bus PATH | --sensor sim] [--address ADDR] [--json]"
     static let specs = SensorOptions.specs + [
         .flag("--json", "Print one JSON object instead of text."),
-        .flag("--help", "Show this help."),
     ]
-    static let help = helpText(
-        usage: usage,
-        summary: "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do and\n"
-            + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback.",
-        specs: specs,
-        footer: RateAdvice.text)
+    static let helpSummary = "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do and\n"
+        + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback."
+    static let footer = RateAdvice.text
 
     struct Report: Encodable {
         var bus: String
@@ -32,12 +30,7 @@ struct ProbeCommand {
         }
     }
 
-    static func run(_ arguments: [String], output: Console) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, specs: specs)
-        if parsed.has("--help") {
-            output.print(help)
-            return 0
-        }
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
         let chip = try sensor.open()
         let identity: ChipIdentity

@@ -7,7 +7,9 @@ import Glibc
 #endif
 
 /// `plumb read`: averaged readings of roll, pitch and tilt.
-struct ReadCommand {
+struct ReadCommand: Subcommand {
+    static let name = "read"
+    static let summary = "Print roll, pitch and tilt readings."
     static let usage = "plumb read [--bus PATH | --sensor sim] [--address ADDR] [--unit U] [--rate HZ] "
         + "[--average N] [--tolerance ANGLE] [--mount M] [--count N | --watch] [--json]"
     static let specs = SensorOptions.specs + [
@@ -15,32 +17,18 @@ struct ReadCommand {
         .value("--rate", "HZ", "Output data rate: 6.25, 12.5, 25, 50, 100 (default), 200, 400, 800, 1600, 3200."),
         .value("--average", "N", "Samples averaged per reading (default: one second's worth, = rate)."),
         .value("--tolerance", "ANGLE", "Level tolerance: degrees, or with a unit (\"1.5 mm/m\", \"0.2%\"). Default 0.1."),
-        .value("--mount", "MOUNT", "flat (default), upright, or an axis remap such as x,-z,y."),
+        .mount,
         .value("--count", "N", "Readings to print, then exit (default 1)."),
         .flag("--watch", "Print readings until interrupted (Ctrl-C)."),
         .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, gravity {x,y,z}."),
-        .flag("--help", "Show this help."),
     ]
-    static let help = helpText(
-        usage: usage,
-        summary: "Prints readings, each the average of N samples. Angles follow Plumb's conventions: roll =\n"
-            + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz).",
-        specs: specs,
-        footer: RateAdvice.text)
+    static let helpSummary = "Prints readings, each the average of N samples. Angles follow Plumb's conventions: roll =\n"
+        + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz)."
+    static let footer = RateAdvice.text
 
-    static func run(_ arguments: [String], output: Console) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, specs: specs)
-        if parsed.has("--help") {
-            output.print(help)
-            return 0
-        }
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
-        let unit = try parsed.string("--unit").map { text throws(UsageError) in
-            guard let unit = AngleUnit(parsing: text) else {
-                throw UsageError("--unit takes deg, percent, mm_per_m or in_per_ft; got '\(text)'.")
-            }
-            return unit
-        } ?? .deg
+        let unit = try parsed.angleUnit() ?? .deg
         let rate = try parsed.double("--rate", what: "a rate in Hz") ?? 100
         guard OutputDataRate(hertz: rate) != nil else {
             let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
@@ -48,9 +36,7 @@ struct ReadCommand {
         }
         let average = try parsed.integer("--average", in: 1...100_000) ?? max(1, Int(rate.rounded()))
         let tolerance = try parseTolerance(parsed.string("--tolerance"))
-        let mount = try parsed.string("--mount").map { text throws(UsageError) in
-            do { return try Mount(parsing: text) } catch { throw UsageError("--mount: \(error)") }
-        } ?? .flat
+        let mount = try parsed.mount()
         let count = try parsed.integer("--count", in: 1...10_000_000)
         let watch = parsed.has("--watch")
         if watch && count != nil {

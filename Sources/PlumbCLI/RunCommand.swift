@@ -9,7 +9,9 @@ import Glibc
 import I2C
 
 /// `plumb run`: the long-running MQTT agent.
-struct RunCommand {
+struct RunCommand: Subcommand {
+    static let name = "run"
+    static let summary = "Run the MQTT agent (under systemd on a Pi)."
     static let usage = "plumb run [--config FILE] [--sensor sim [--sim-roll D --sim-pitch D …]] "
         + "[--broker mqtt://HOST:PORT | mqtts://HOST:PORT] [--device-id ID] [--state-dir DIR]"
     static let specs: [OptionSpec] = [
@@ -18,23 +20,14 @@ struct RunCommand {
         .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url."),
         .value("--device-id", "ID", "Overrides device.id ([a-z0-9_-]); topics are <base_topic>/<id>/…"),
         .value("--state-dir", "DIR", "Overrides state_dir, where settings and the zero persist."),
-        .flag("--help", "Show this help."),
+        // Before the simulation flags, where the help has always listed it.
+        .help,
     ] + SimulationOptions.specs
-    static let help = helpText(
-        usage: usage,
-        summary: "Samples the accelerometer and publishes roll, pitch, tilt, the level state and events over MQTT;\n"
-            + "takes its settings from retained MQTT messages. SIGTERM/SIGINT publish `offline` and exit 0;\n"
-            + "SIGHUP reloads the config file. The topics and settings are listed in the README.",
-        specs: specs)
+    static let helpSummary = "Samples the accelerometer and publishes roll, pitch, tilt, the level state and events over MQTT;\n"
+        + "takes its settings from retained MQTT messages. SIGTERM/SIGINT publish `offline` and exit 0;\n"
+        + "SIGHUP reloads the config file. The topics and settings are listed in the README."
 
-    static func run(_ arguments: [String], output: Console) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, specs: specs)
-        if parsed.has("--help") {
-            output.print(help)
-            return 0
-        }
-        let explicitPath = parsed.string("--config")
-        let path = explicitPath ?? AgentConfiguration.defaultPath
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let kind = try parsed.choice("--sensor", from: AgentConfiguration.SensorKind.allCases.map(\.rawValue))
         let simulation = try SimulationOptions(parsed)
         let overrides = ConfigurationOverrides(
@@ -42,24 +35,8 @@ struct RunCommand {
             broker: parsed.string("--broker"), deviceID: parsed.string("--device-id"),
             stateDirectory: parsed.string("--state-dir"))
 
-        // The file is optional only when it was not named: a named file that is missing is a mistake.
-        let load: @Sendable () throws -> AgentConfiguration = {
-            var configuration: AgentConfiguration
-            if explicitPath == nil && !FileManager.default.fileExists(atPath: path) {
-                configuration = try AgentConfiguration.parse(yaml: "", source: "(defaults)")
-            } else {
-                configuration = try AgentConfiguration.load(path: path)
-            }
-            try configuration.apply(overrides: overrides)
-            return configuration
-        }
-        let configuration: AgentConfiguration
-        do {
-            configuration = try load()
-        } catch let error as ConfigurationError {
-            // EX_CONFIG: the unit's RestartPreventExitStatus stops systemd retrying a bad file.
-            throw CommandFailure(error.description, exitCode: 78)
-        }
+        let loading = ConfigurationLoading(explicitPath: parsed.string("--config"), overrides: overrides)
+        let configuration = try loading.loadForCommand()
         if let flag = simulation?.firstFlagGiven, configuration.sensor.kind != .sim {
             throw UsageError("\(flag) applies to the simulated chip only; add --sensor sim.")
         }
@@ -77,7 +54,7 @@ struct RunCommand {
             }
         }
         let log = AgentLog(level: LogLevel(name: configuration.logLevel.rawValue) ?? .info)
-        let runner = AgentRunner(configuration: configuration, makeChip: makeChip, reloadConfiguration: load,
+        let runner = AgentRunner(configuration: configuration, makeChip: makeChip, reloadConfiguration: loading.load,
                                  version: Plumb.version, log: log)
         return AgentMain.block { await runner.run() }
     }

@@ -6,26 +6,19 @@ import Glibc
 import PlumbDomain
 
 /// `plumb selftest`: the ADXL345's electrostatic self-test, per axis, against the datasheet.
-struct SelfTestCommand {
+struct SelfTestCommand: Subcommand {
+    static let name = "selftest"
+    static let summary = "Run the chip's self-test against the datasheet limits."
     static let usage = "plumb selftest [--bus PATH | --sensor sim] [--address ADDR] [--supply VOLTS] [--json]"
     static let specs = SensorOptions.specs + [
         .value("--supply", "VOLTS", "The chip's supply voltage, 2.0–3.6 (default 3.3, a Pi's 3V3 pin); scales the limits."),
         .flag("--json", "Print one JSON object instead of text."),
-        .flag("--help", "Show this help."),
     ]
-    static let help = helpText(
-        usage: usage,
-        summary: "Averages 20 samples with the self-test force off and 20 with it on (±16 g, full resolution,\n"
-            + "100 Hz) and checks each axis's change against the datasheet's limits. Exit status 0 when every\n"
-            + "axis passes, 1 when any fails. The chip's previous configuration is restored.",
-        specs: specs)
+    static let helpSummary = "Averages 20 samples with the self-test force off and 20 with it on (±16 g, full resolution,\n"
+        + "100 Hz) and checks each axis's change against the datasheet's limits. Exit status 0 when every\n"
+        + "axis passes, 1 when any fails. The chip's previous configuration is restored."
 
-    static func run(_ arguments: [String], output: Console) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, specs: specs)
-        if parsed.has("--help") {
-            output.print(help)
-            return 0
-        }
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
         let supply = try parsed.double("--supply", in: ADXL345SelfTestLimits.supplyRange, what: "a voltage") ?? 3.3
         let chip = try sensor.open()

@@ -1,5 +1,7 @@
 import Accelerometers
 import I2C
+import PlumbDomain
+import Sampling
 
 /// Where samples come from: `--bus PATH` (real hardware, the default `/dev/i2c-1`) or
 /// `--sensor sim` with its `--sim-*` scene and error flags.
@@ -63,5 +65,45 @@ struct SensorOptions {
             let bus = simulation.makeChip(address: I2CAddress(0x53)!)
             return ADXL345(bus: bus, address: address)
         }
+    }
+}
+
+extension SensorOptions {
+    /// One reading averaged over a second: 100 samples at 100 Hz, ±16 g, full resolution; the
+    /// chip is put back in standby whatever happens.
+    ///
+    /// - Throws: ``CommandFailure`` when the chip can't be opened or read.
+    func oneSecondReading() throws(CommandFailure) -> Reading {
+        let chip = try open()
+        let sampler = Sampler(chip: chip)
+        defer { try? chip.stop() }
+        do {
+            try sampler.start(SamplingRequest(rateHz: 100, rangeG: 16))
+            return try sampler.nextReading(averaging: 100)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}
+
+extension OptionSpec {
+    /// `--mount`, as every command that reads an attitude takes it.
+    static let mount = value("--mount", "MOUNT", "flat (default), upright, or an axis remap such as x,-z,y.")
+}
+
+extension ParsedArguments {
+    /// `--mount`; flat when absent.
+    func mount() throws(UsageError) -> Mount {
+        guard let text = string(OptionSpec.mount.name) else { return .flat }
+        do { return try Mount(parsing: text) } catch { throw UsageError("--mount: \(error)") }
+    }
+
+    /// `--unit` as an angle or slope unit; nil when absent.
+    func angleUnit() throws(UsageError) -> AngleUnit? {
+        guard let text = string("--unit") else { return nil }
+        guard let unit = AngleUnit(parsing: text) else {
+            throw UsageError("--unit takes deg, percent, mm_per_m or in_per_ft; got '\(text)'.")
+        }
+        return unit
     }
 }

@@ -23,6 +23,22 @@ public struct MovingAverage: Sendable, Hashable {
         return values.reduce(.zero, +) / Double(values.count)
     }
 
+    /// The standard error of ``mean``, per axis: the sample standard deviation of the values
+    /// divided by √count. Nil with fewer than two values, when there is no spread to measure.
+    ///
+    /// The values are block means, so this treats blocks as independent; the ADXL345's noise is
+    /// white at these rates, which makes that fair.
+    public var standardError: Vector3? {
+        guard values.count >= 2, let mean else { return nil }
+        let n = Double(values.count)
+        let squares = values.reduce(Vector3.zero) { sum, value in
+            let d = value - mean
+            return sum + Vector3(x: d.x * d.x, y: d.y * d.y, z: d.z * d.z)
+        }
+        let variance = squares / (n - 1)
+        return Vector3(x: (variance.x / n).squareRoot(), y: (variance.y / n).squareRoot(), z: (variance.z / n).squareRoot())
+    }
+
     /// Adds a value, displacing the oldest when full. Non-finite values are ignored, since one
     /// would spoil the mean for a whole window.
     public mutating func add(_ value: Vector3) {

@@ -31,7 +31,7 @@ struct AgentTopicsTests {
                                                   "reconnects", "queued_events", "version"]))
         // Retained: a subscriber arriving later gets them all.
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
-        #expect(retained == Set(["status", "state", "level", "config", "health"].map { p + "/" + $0 }))
+        #expect(retained == Set(["status", "state", "level", "config", "health", "bubble"].map { p + "/" + $0 }))
         #expect(agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }

@@ -122,11 +122,7 @@ struct CLIEndToEndTests {
         (["frobnicate"], "frobnicate"),
     ] as [([String], String)])
     func badArgumentsPrintUsageAndExitTwo(arguments: [String], mentioned: String) throws {
-        let outcome = try PlumbProcess.run(arguments)
-        #expect(outcome.status == 2, "\(outcome)")
-        #expect(outcome.stderr.contains(mentioned), "\(outcome)")
-        #expect(outcome.stderr.contains("Usage"), "\(outcome)")
-        #expect(outcome.stdout.isEmpty)
+        try PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
     }
 
     @Test(arguments: ["probe", "read", "selftest"])

@@ -7,7 +7,7 @@ struct ConfigFileErrorTests {
     func unknownSection() {
         let error = parseError("mqtt:\n  host: a\nsensr:\n  kind: sim\n")
         expectError(error, .unknownKey, keyPath: "sensr", line: 3, column: 1,
-                    reasonContains: ["Did you mean sensor?", "mqtt, device, sensor, state_dir, log_level, level"])
+                    reasonContains: ["Did you mean sensor?", "mqtt, device, sensor, service, state_dir, log_level, level"])
     }
 
     @Test("An unknown key at depth names its full path, the line, and the keys of its section")
@@ -15,6 +15,17 @@ struct ConfigFileErrorTests {
         let error = parseError("mqtt:\n  tls:\n    insecure: false\n    ca_fil: /x\n")
         expectError(error, .unknownKey, keyPath: "mqtt.tls.ca_fil", line: 4, column: 5,
                     reasonContains: ["Did you mean mqtt.tls.ca_file?", "ca_file, cert_file, key_file, insecure"])
+    }
+
+    @Test("The ruler service's limits and the device's web page are checked")
+    func serviceAndConfigurationURL() {
+        expectError(parseError("service:\n  requests_per_s: 0\n"), .invalidValue, keyPath: "service.requests_per_s", line: 2,
+                    reasonContains: ["1 to 1000000"])
+        expectError(parseError("service:\n  burst: many\n"), .wrongType, keyPath: "service.burst", line: 2)
+        expectError(parseError("service:\n  rate: 5\n"), .unknownKey, keyPath: "service.rate", line: 2,
+                    reasonContains: ["requests_per_s, burst"])
+        expectError(parseError("device:\n  configuration_url: lathe.lan\n"), .invalidValue,
+                    keyPath: "device.configuration_url", line: 2, reasonContains: ["http://"])
     }
 
     @Test("A password in the file is refused, saying where it goes instead")

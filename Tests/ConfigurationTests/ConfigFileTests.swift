@@ -25,6 +25,10 @@ struct ConfigFileTests {
         device:
           id: lathe-3
           name: Lathe 3
+          configuration_url: https://lathe-3.lan/
+        service:
+          requests_per_s: 500
+          burst: 20
         sensor:
           kind: sim
           bus: /dev/i2c-3
@@ -51,6 +55,8 @@ struct ConfigFileTests {
     func everyKeyIsRead() throws {
         let config = try parse(Self.everyKey)
         #expect(config.mqtt.host == "broker.lan")
+        #expect(config.device.configurationURL == "https://lathe-3.lan/")
+        #expect(config.service.requestsPerSecond == 500 && config.service.burst == 20)
         #expect(config.mqtt.port == 8884)
         #expect(config.mqtt.clientID == "lathe-client")
         #expect(config.mqtt.keepalive == 30)
@@ -108,6 +114,8 @@ struct ConfigFileTests {
         #expect(config.mqtt.discovery)
         #expect(config.device.id == "testhost")
         #expect(config.device.name == "Plumb testhost")
+        #expect(config.device.configurationURL == nil)
+        #expect(config.service.requestsPerSecond == 200 && config.service.burst == 50)
         #expect(config.sensor.kind == .adxl345)
         #expect(config.sensor.bus == "/dev/i2c-1")
         #expect(config.sensor.address == I2CAddress(0x53))

@@ -119,6 +119,23 @@ struct PublishSubscribeTests {
         #expect(retained.map(\.payloadString) == ["offline"])
     }
 
+    @Test("Fifty QoS 0 publishes right before disconnect() all reach the broker, in order (plumb forget)")
+    func aBurstBeforeDisconnectIsWrittenFirst() async throws {
+        let broker = try MosquittoBroker.start()
+        let base = uniqueTopic("burst")
+        let client = MosquittoClient(configuration: broker.configuration())
+        let events = EventCollector(client)
+        try client.start()
+        await events.connected()
+        for index in 0..<50 {
+            try client.publish("\(base)/\(index)", payload: Array("kept \(index)".utf8), qos: .atMostOnce, retain: true)
+        }
+        // libmosquitto drops packets still queued when DISCONNECT is sent: the client must write them first.
+        await client.disconnect()
+        let retained = try await MosquittoClients.retained(port: broker.port, topic: "\(base)/#")
+        #expect(retained.count == 50)
+    }
+
     @Test("Publishing while not connected throws .noConnection and queues nothing")
     func publishWhileDisconnected() async throws {
         let broker = try MosquittoBroker.start()

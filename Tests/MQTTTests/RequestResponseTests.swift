@@ -74,7 +74,10 @@ struct RequestResponseTests {
         let broker = try MosquittoBroker.start()
         let topic = uniqueTopic("props")
         let properties = MQTTPublishProperties(responseTopic: "\(topic)/reply", correlationData: [1, 2, 3])
-        let watcher = try await MosquittoClients.startSubscriber(port: broker.port, topic: topic, count: 2)
+        // A generous timeout: it costs nothing when both arrive, and a busy machine (the whole suite
+        // runs in parallel on two cores) can take seconds to connect two clients.
+        let watcher = try await MosquittoClients.startSubscriber(port: broker.port, topic: topic, count: 2,
+                                                                 timeout: .seconds(30))
 
         for version in [MQTTProtocolVersion.v5, .v311] {
             let client = MosquittoClient(configuration: broker.configuration(version: version))

@@ -8,25 +8,33 @@ import Testing
 final class Observer: Sendable {
     let client: MosquittoClient
     private let received = Locked<[MQTTMessage]>([])
+    private let arrivalTimes = Locked<[Date]>([])
     private let connections = Locked(0)
 
     /// - Parameter persistentSession: keep the session (and QoS 1 messages queued for it) across
     ///   a broker restart, given a broker with persistence.
-    init(port: Int, filter: String = "plumb/#", persistentSession: Bool = false) async throws {
+    init(port: Int, filter: String = "plumb/#", persistentSession: Bool = false,
+         version: MQTTProtocolVersion? = nil) async throws {
         client = MosquittoClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "observer-" + UUID().uuidString.prefix(8),
             cleanSession: !persistentSession,
             // MQTT 5 ends even a non-clean session at disconnect unless a session expiry is sent;
             // 3.1.1 keeps it, which is what a persistent observer needs.
-            protocolVersion: persistentSession ? .v311 : .v5))
+            protocolVersion: version ?? (persistentSession ? .v311 : .v5)))
         try client.subscribe([filter], qos: .atLeastOnce)
         let events = client.events
         let received = received
+        let arrivalTimes = arrivalTimes
         let connections = connections
         Task {
             for await event in events {
                 switch event {
-                case .message(let message): received.withLock { $0.append(message) }
+                case .message(let message):
+                    // One lock order (messages, then times) keeps the two lists aligned.
+                    received.withLock { list in
+                        list.append(message)
+                        arrivalTimes.withLock { $0.append(Date()) }
+                    }
                 case .connected: connections.withLock { $0 += 1 }
                 default: break
                 }
@@ -43,14 +51,24 @@ final class Observer: Sendable {
 
     func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
+    /// When each message on `topic` arrived, in order.
+    func arrivals(on topic: String) -> [(time: Date, message: MQTTMessage)] {
+        received.withLock { list in
+            let times = arrivalTimes.withLock { $0 }
+            return zip(times, list).filter { $0.1.topic == topic }.map { (time: $0.0, message: $0.1) }
+        }
+    }
+
     /// Waits for a message on `topic` (after the first `skipping` of them) that satisfies
     /// `predicate`; records an issue and returns nil on timeout.
     @discardableResult
-    func waitFor(_ topic: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+    func waitFor(_ topic: String, after skipped: Int = 0, timeout: Double = 10,
+                 sourceLocation: SourceLocation = #_sourceLocation,
                  where predicate: (MQTTMessage) -> Bool = { _ in true }) async -> MQTTMessage? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let found = messages(on: topic).first(where: predicate) { return found }
+            let recent = messages.dropFirst(skipped)
+            if let found = recent.first(where: { $0.topic == topic && predicate($0) }) { return found }
             try? await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("nothing matching on \(topic) within \(timeout) s; got \(messages(on: topic).map { $0.payloadString ?? "" })",

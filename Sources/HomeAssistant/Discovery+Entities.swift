@@ -1,0 +1,159 @@
+import Configuration
+import PlumbDomain
+
+/// One entity's own options, before the shared availability, device, origin and unique id.
+struct DiscoveryEntity: Sendable, Equatable {
+    /// The Home Assistant platform: `sensor`, `binary_sensor`, `number`, `select`, `button`, `image`.
+    var component: String
+    /// The object id in the topic and the unique id: `tilt`, `level_tolerance`, …
+    var objectID: String
+    var options: [String: JSONValue]
+}
+
+extension Discovery {
+    /// The angle-unit select's options: every `angle_unit` value, as `P/config` reports it.
+    static let angleUnitOptions = AngleUnit.allCases.map(\.rawValue)
+
+    /// The alarm's value template: `true` → `ON`, `false` → `OFF`, null → `None` (unknown).
+    static let alarmTemplate = "{% if value_json.alarm is none %}None{% elif value_json.alarm is sameas true %}ON"
+        + "{% elif value_json.alarm is sameas false %}OFF{% endif %}"
+
+    /// The mount select's options: `flat`, `upright`, and the current mount when it is a custom
+    /// remap, because Home Assistant ignores a state that is not one of the options and would
+    /// otherwise show the mount as unknown. (A remap can only be chosen with `P/config/set`.)
+    static func mountOptions(current: Mount) -> [String] {
+        let named = [Mount.flat.name, Mount.upright.name]
+        return named.contains(current.name) ? named : named + [current.name]
+    }
+
+    /// Every entity, in publishing order: readings, level and alarm, settings, commands,
+    /// diagnostics, the picture.
+    static func entities(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
+        let stateExpiry = JSONValue.integer(stateExpiryS(heartbeatS: settings.heartbeatS))
+        var list: [DiscoveryEntity] = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")].map { key, name in
+            // No device_class: Home Assistant has no angle class, and a slope unit isn't one either.
+            DiscoveryEntity(component: "sensor", objectID: key, options: [
+                "name": .string(name),
+                "icon": .string("mdi:angle-acute"),
+                "state_topic": .string(topics.state),
+                // A null angle (sensor fault, or ≥ 90° in a slope unit) renders `None`, which Home
+                // Assistant shows as unknown rather than as a stale number.
+                "value_template": .string("{{ value_json.\(key) }}"),
+                "unit_of_measurement": .string(settings.angleUnit.symbol),
+                "suggested_display_precision": .integer(settings.angleUnit.displayDecimals),
+                "state_class": .string("measurement"),
+                "expire_after": stateExpiry,
+            ])
+        }
+        list.append(DiscoveryEntity(component: "binary_sensor", objectID: "level", options: [
+            "name": .string("Level"),
+            "state_topic": .string(topics.level),
+            "payload_on": .string("ON"),
+            "payload_off": .string("OFF"),
+        ]))
+        list.append(DiscoveryEntity(component: "binary_sensor", objectID: "alarm", options: [
+            "name": .string("Alarm"),
+            "device_class": .string("problem"),
+            "state_topic": .string(topics.state),
+            // `alarm` is null until the first reading decides it: `None` makes the entity unknown,
+            // which is the truth, where OFF would claim "no problem" before anything was measured.
+            // Anything but a JSON boolean or null renders nothing, which Home Assistant ignores.
+            "value_template": .string(alarmTemplate),
+            "payload_on": .string("ON"),
+            "payload_off": .string("OFF"),
+            "expire_after": stateExpiry,
+        ]))
+        let numbers = [("level_tolerance", "Level tolerance", "mdi:target"),
+                       ("level_hysteresis", "Level hysteresis", "mdi:arrow-expand-horizontal"),
+                       ("alarm_threshold", "Alarm threshold", "mdi:alarm-light-outline")]
+        for (key, name, icon) in numbers {
+            guard let rule = LiveSettings.rules.first(where: { $0.key == key }) else { continue }
+            var options = settingOptions(key: key, name: name, icon: icon, topics: topics)
+            options["mode"] = .string("box")
+            options["min"] = .number(rule.minimum)
+            options["max"] = .number(rule.maximum)
+            options["step"] = .number(rule.step)
+            // `°` whatever angle_unit says: P/config reports thresholds in degrees.
+            options["unit_of_measurement"] = .string(rule.unit)
+            list.append(DiscoveryEntity(component: "number", objectID: key, options: options))
+        }
+        var unit = settingOptions(key: "angle_unit", name: "Angle unit", icon: "mdi:ruler", topics: topics)
+        unit["options"] = .array(angleUnitOptions.map(JSONValue.string))
+        list.append(DiscoveryEntity(component: "select", objectID: "angle_unit", options: unit))
+        var mount = settingOptions(key: "mount", name: "Mount", icon: "mdi:axis-arrow", topics: topics)
+        mount["options"] = .array(mountOptions(current: settings.mount).map(JSONValue.string))
+        list.append(DiscoveryEntity(component: "select", objectID: "mount", options: mount))
+        list.append(button("zero", name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
+        list.append(button("clear_zero", name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
+        list += diagnostics(topics: topics)
+        list.append(DiscoveryEntity(component: "image", objectID: "bubble", options: [
+            "name": .string("Bubble"),
+            "image_topic": .string(topics.bubble),
+            "content_type": .string(BubblePicture.contentType),
+        ]))
+        return list
+    }
+
+    /// A setting read from `P/config` and written to `P/config/<key>/set`, retained so that a value
+    /// set while the agent is offline is applied when it returns (the agent then clears it).
+    private static func settingOptions(key: String, name: String, icon: String, topics: Topics) -> [String: JSONValue] {
+        [
+            "name": .string(name),
+            "icon": .string(icon),
+            "entity_category": .string("config"),
+            "state_topic": .string(topics.config),
+            "value_template": .string("{{ value_json.\(key) }}"),
+            "command_topic": .string(topics.configSet(key: key)),
+            "retain": .bool(true),
+        ]
+    }
+
+    /// A command button. Never retained: the agent ignores retained commands, so a stale press
+    /// can't zero the level at the next connect.
+    private static func button(_ command: String, name: String, icon: String, category: String?,
+                               topics: Topics) -> DiscoveryEntity {
+        var options: [String: JSONValue] = [
+            "name": .string(name),
+            "icon": .string(icon),
+            "command_topic": .string(topics.command(command)),
+            "retain": .bool(false),
+        ]
+        if let category { options["entity_category"] = .string(category) }
+        return DiscoveryEntity(component: "button", objectID: command, options: options)
+    }
+
+    /// The health counters, as diagnostic sensors. The counters restart from zero with the agent,
+    /// which `total_increasing` reads as a reset rather than a drop.
+    private static func diagnostics(topics: Topics) -> [DiscoveryEntity] {
+        let rows: [(id: String, key: String, name: String, extra: [String: JSONValue])] = [
+            ("sample_rate", "sample_rate_hz", "Sample rate", [
+                "device_class": .string("frequency"), "unit_of_measurement": .string("Hz"),
+                "state_class": .string("measurement"), "suggested_display_precision": .integer(1),
+            ]),
+            ("i2c_errors", "i2c_errors", "I²C errors", [
+                "icon": .string("mdi:alert-circle-outline"), "state_class": .string("total_increasing"),
+            ]),
+            ("reconnects", "reconnects", "Reconnects", [
+                "icon": .string("mdi:lan-connect"), "state_class": .string("total_increasing"),
+            ]),
+            // No state_class: long-term statistics of an uptime mean nothing.
+            ("uptime", "uptime_s", "Uptime", [
+                "device_class": .string("duration"), "unit_of_measurement": .string("s"),
+            ]),
+            ("dropped_samples", "dropped", "Dropped samples", [
+                "icon": .string("mdi:tray-remove"), "state_class": .string("total_increasing"),
+            ]),
+        ]
+        return rows.map { row in
+            var options: [String: JSONValue] = [
+                "name": .string(row.name),
+                "entity_category": .string("diagnostic"),
+                "state_topic": .string(topics.health),
+                "value_template": .string("{{ value_json.\(row.key) }}"),
+                "expire_after": .integer(healthExpiryS),
+            ]
+            options.merge(row.extra) { _, new in new }
+            return DiscoveryEntity(component: "sensor", objectID: row.id, options: options)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Configuration
+import PlumbDomain
+
+/// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.
+///
+/// Topics are `<prefix>/<component>/plumb_<device_id>/<object_id>/config`; unique ids are
+/// `plumb_<device_id>_<object_id>`. Every entity carries the availability topic `P/status`
+/// (`online`/`offline`), the `device` block and the `origin` block, with full key names (no
+/// abbreviations), short entity names (Home Assistant prefixes the device name) and neither
+/// `object_id` nor `default_entity_id`, so Home Assistant derives entity ids itself.
+///
+/// Everything here is pure: the agent decides when to publish.
+public enum Discovery {
+    /// The device block's `model`.
+    public static let model = "ADXL345 level"
+    /// The device block's `manufacturer` and the origin block's `name`.
+    public static let manufacturer = "Plumb"
+
+    /// How often the agent publishes `P/health`, in seconds; the diagnostic sensors expire after
+    /// three of these.
+    public static let healthPeriodS = 60
+
+    /// Seconds after which the diagnostic sensors (fed by `P/health`) read unavailable: three
+    /// health periods, so two lost messages are tolerated but a stuck agent is noticed.
+    public static let healthExpiryS = 3 * healthPeriodS
+
+    /// Seconds after which the entities fed by `P/state` (tilt, roll, pitch, alarm) read
+    /// unavailable: `ceil(2 × heartbeat_s + 10)`.
+    ///
+    /// The agent re-sends the state at least every `heartbeat_s`, so two heartbeats tolerate one
+    /// lost message (or one reconnect), and the 10 s cover scheduling and network delay at short
+    /// heartbeats. The default 30 s heartbeat gives 70 s. This catches an agent that is still
+    /// connected (so its status stays `online`) but no longer producing readings.
+    public static func stateExpiryS(heartbeatS: Double) -> Int {
+        let seconds = (2 * heartbeatS + 10).rounded(.up)
+        // The settings keep heartbeat_s within 1…86400; the guard only keeps the conversion safe.
+        guard seconds.isFinite, seconds >= 1 else { return 1 }
+        return seconds < 1e9 ? Int(seconds) : 1_000_000_000
+    }
+
+    /// Every entity's config for the device, in a stable order (the order of
+    /// ``entities(topics:settings:)``).
+    ///
+    /// `settings` gives the device name (`name`), the angle unit (unit and display precision of
+    /// the angle sensors), the mount (the mount select's options) and the heartbeat (the state
+    /// sensors' `expire_after`); the number entities' bounds come from `LiveSettings.rules`. So
+    /// when a setting changes some payloads change, and a caller that compares bytes republishes
+    /// exactly those.
+    ///
+    /// - Parameters:
+    ///   - prefix: the discovery prefix, `homeassistant` by default, without a trailing `/`.
+    ///   - topics: the device's topics, `P = <base_topic>/<device_id>`.
+    ///   - device: the device id, version and optional configuration URL. A configuration URL that
+    ///     Home Assistant would refuse is left out, because Home Assistant drops the whole message
+    ///     (every entity) over an invalid one.
+    ///   - settings: the live settings in force.
+    public static func messages(prefix: String, topics: Topics, device: DiscoveryDevice,
+                                settings: LiveSettings) -> [DiscoveryMessage] {
+        let shared = sharedOptions(topics: topics, device: device, settings: settings)
+        return entities(topics: topics, settings: settings).map { entity in
+            var payload = entity.options.merging(shared) { own, _ in own }
+            payload["unique_id"] = .string(uniqueID(deviceID: device.id, objectID: entity.objectID))
+            return DiscoveryMessage(
+                topic: topic(prefix: prefix, component: entity.component, deviceID: device.id, objectID: entity.objectID),
+                payload: JSONValue.object(payload).bytes
+            )
+        }
+    }
+
+    /// The `<prefix>/+/plumb_<device_id>/+/config` filter that matches every discovery topic of
+    /// the device, including ones an older version published: subscribe to it, and clear each
+    /// retained topic it delivers with an empty retained message (`plumb forget`).
+    public static func topicFilter(prefix: String, deviceID: String) -> String {
+        "\(prefix)/+/\(nodeID(deviceID: deviceID))/+/config"
+    }
+
+    /// An empty retained message for every entity this version publishes: removes them from Home
+    /// Assistant without a subscription. ``topicFilter(prefix:deviceID:)`` finds older ones too.
+    public static func removals(prefix: String, deviceID: String) -> [DiscoveryMessage] {
+        // The entity list does not depend on the settings, only some payloads do.
+        entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: LiveSettings()).map {
+            DiscoveryMessage(topic: topic(prefix: prefix, component: $0.component, deviceID: deviceID,
+                                          objectID: $0.objectID), payload: [])
+        }
+    }
+
+    /// `plumb_<device_id>_<object_id>`: the entity's `unique_id`, stable across restarts and
+    /// setting changes, so Home Assistant keeps its history and the user's customisations.
+    public static func uniqueID(deviceID: String, objectID: String) -> String {
+        nodeID(deviceID: deviceID) + "_" + objectID
+    }
+
+    /// `plumb_<device_id>`: the node id in discovery topics and the device's identifier.
+    static func nodeID(deviceID: String) -> String { "plumb_" + deviceID }
+
+    static func topic(prefix: String, component: String, deviceID: String, objectID: String) -> String {
+        "\(prefix)/\(component)/\(nodeID(deviceID: deviceID))/\(objectID)/config"
+    }
+
+    /// Availability, device and origin: the same in every entity's config.
+    static func sharedOptions(topics: Topics, device: DiscoveryDevice, settings: LiveSettings) -> [String: JSONValue] {
+        var deviceBlock: [String: JSONValue] = [
+            "identifiers": .array([.string(nodeID(deviceID: device.id))]),
+            "name": .string(settings.name),
+            "model": .string(model),
+            "manufacturer": .string(manufacturer),
+            "sw_version": .string(device.version),
+        ]
+        if let url = device.configurationURL, isAcceptedConfigurationURL(url) {
+            deviceBlock["configuration_url"] = .string(url)
+        }
+        return [
+            "availability_topic": .string(topics.status),
+            "payload_available": .string("online"),
+            "payload_not_available": .string("offline"),
+            "device": .object(deviceBlock),
+            // No support_url: Plumb has no public support page to point at.
+            "origin": .object(["name": .string(manufacturer), "sw_version": .string(device.version)]),
+        ]
+    }
+
+    /// Whether Home Assistant's `cv.configuration_url` would accept `url`: an `http`, `https` or
+    /// `homeassistant` scheme, `://`, a non-empty host, and no whitespace or control characters.
+    static func isAcceptedConfigurationURL(_ url: String) -> Bool {
+        guard !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else { return false }
+        for scheme in ["http://", "https://", "homeassistant://"] where url.lowercased().hasPrefix(scheme) {
+            let rest = url.dropFirst(scheme.count)
+            let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !host.isEmpty
+        }
+        return false
+    }
+}

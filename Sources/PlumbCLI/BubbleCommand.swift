@@ -1,0 +1,40 @@
+import Accelerometers
+import FoundationEssentials
+import HomeAssistant
+import PlumbDomain
+import Sampling
+
+/// `plumb bubble`: the bubble-level picture of one averaged reading, as the agent publishes it
+/// on `P/bubble`.
+struct BubbleCommand: Subcommand {
+    static let name = "bubble"
+    static let summary = "Draw the bubble-level picture of one reading as SVG."
+    static let usage = "plumb bubble [--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] "
+        + "[--unit U] [--tolerance ANGLE] [--mount M] [--out FILE]"
+    static let specs = SensorOptions.specs + [
+        .value("--unit", "UNIT", "Unit of the tilt shown: deg (default), percent, mm_per_m or in_per_ft."),
+        .value("--tolerance", "ANGLE", "Level tolerance, the target ring: degrees, or with a unit (\"1.5 mm/m\"). Default 0.1."),
+        .mount,
+        .value("--out", "FILE", "Write the SVG to FILE instead of standard output."),
+    ]
+    static let helpSummary = "Draws the bubble level for one reading (the average of one second of samples) as SVG: the\n"
+        + "disc, the target ring for the tolerance, the bubble on the high side, green when level."
+
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
+        let sensor = try SensorOptions(parsed)
+        let unit = try parsed.angleUnit() ?? .deg
+        let tolerance = try ReadCommand.parseTolerance(parsed.string("--tolerance"))
+        let mount = try parsed.mount()
+
+        let reading = try sensor.oneSecondReading()
+        let gravity = mount.levelFrame(reading.gravity)
+        let picture = BubblePicture(levelGravity: gravity, mount: mount, tolerance: tolerance,
+                                    level: Attitude(gravity: gravity).isLevel(tolerance: tolerance), unit: unit)
+        guard let file = parsed.string("--out") else {
+            output.print(picture.svg)
+            return 0
+        }
+        try output.write(picture.svg, toFile: file)
+        return 0
+    }
+}

@@ -1,0 +1,77 @@
+import Configuration
+import PlumbDomain
+import RulerService
+import Sampling
+
+/// The agent's ruler service (`P/request/<service>`) asked in-process.
+///
+/// `ruler`, `convert`, `rise` and `shim` check their arguments with messages that name the
+/// command's flags, then send the same request an MQTT client would to the same handler: `--json`
+/// prints the reply's `data` unchanged and the text is read from it, so the command line and the
+/// service can't drift apart.
+enum RulerServiceCall {
+    /// The `data` of `service`'s reply to `request`.
+    ///
+    /// - Parameter reading: the reading `rise` and `shim` work from; nil for `ruler` and `convert`.
+    /// - Throws: ``UsageError`` for a `bad_request` (something the command's own checks let
+    ///   through), ``CommandFailure`` for any other error (`too_large`, `no_reading`), each with
+    ///   the service's message.
+    static func data(_ service: String, _ request: [String: JSONValue],
+                     reading: CurrentReading? = nil) throws -> JSONValue {
+        let reply = RulerRequestHandler().reply(service: service, payload: JSONValue.object(request).bytes,
+                                                reading: reading)
+        if reply.code == nil, let data = reply.data { return data }
+        let message = reply.error ?? "the \(service) service gave no answer."
+        if reply.code == .badRequest { throw UsageError(message) }
+        throw CommandFailure(message)
+    }
+}
+
+extension CurrentReading {
+    /// The reading `rise` and `shim` work from, as the agent would supply it: one second's
+    /// average in the level frame of `mount`, with the standard error of that mean.
+    ///
+    /// The agent's zero reference is not applied: like `plumb read`, the command reads the
+    /// sensor as mounted.
+    init(measuring sensor: SensorOptions, mount: Mount, lengthUnit: LengthUnit) throws(CommandFailure) {
+        let reading = try sensor.oneSecondReading()
+        // The mount only permutes and negates axes, so each axis keeps its own spread.
+        let spread = mount.levelFrame(reading.spread)
+        let samples = Double(max(1, reading.samples)).squareRoot()
+        self.init(levelGravity: mount.levelFrame(reading.gravity),
+                  standardError: Vector3(x: abs(spread.x), y: abs(spread.y), z: abs(spread.z)) / samples,
+                  age: 0, lengthUnit: lengthUnit)
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object; nil for a missing key or a value that is not an object.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+
+    /// A number's value; nil for anything else (including `null`).
+    var numberValue: Double? {
+        switch self {
+        case .number(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// A string's text; nil for anything else.
+    var stringValue: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
+    }
+
+    /// An array's elements; empty for anything else.
+    var elements: [JSONValue] {
+        guard case .array(let elements) = self else { return [] }
+        return elements
+    }
+
+    /// Compact JSON with sorted keys, as the service publishes it.
+    var jsonText: String { String(decoding: bytes, as: UTF8.self) }
+}

@@ -1,0 +1,110 @@
+import Configuration
+import FoundationEssentials
+
+/// Answers ruler-service requests: JSON request bytes in, a reply out. Pure: no I/O, no clock;
+/// the agent passes in the current reading.
+///
+/// Every payload gets a reply: empty, not JSON, not an object, too large, or for an unknown
+/// service, it is an error saying what to send instead. The request's `transaction` string is
+/// echoed whenever the payload could be read.
+public struct RulerRequestHandler: Sendable {
+    /// The services answered, the last level of `P/request/<service>`.
+    public static let services = ["ruler", "convert", "rise", "shim"]
+    /// The largest payload read; a larger one is answered `too_large` without being parsed.
+    public static let maximumPayloadBytes = 16 * 1024
+
+    public init() {}
+
+    /// The reply to `payload` sent to `service`.
+    ///
+    /// - Parameter reading: the current filtered reading, which `rise` and `shim` need (they
+    ///   answer `no_reading` without one); ignored by `ruler` and `convert`.
+    public func reply(service: String, payload: [UInt8], reading: CurrentReading?) -> ServiceReply {
+        guard payload.count <= Self.maximumPayloadBytes else {
+            return .failure(.tooLarge, "the request is \(payload.count) bytes; the limit is \(Self.maximumPayloadBytes)"
+                + " (16 KiB): send a smaller request.", transaction: nil)
+        }
+        let decoded = Self.decode(payload)
+        var transaction: String?
+        if case .success(.object(let object)) = decoded, case .string(let echoed)? = object["transaction"] {
+            transaction = echoed
+        }
+        do throws(RequestFailure) {
+            guard Self.services.contains(service) else {
+                throw .badRequest("there is no \"\(service)\" service; the services are "
+                    + Self.services.joined(separator: ", ") + ", at P/request/<service>.")
+            }
+            let object = try Self.object(from: decoded, service: service)
+            return .ok(try answer(service: service, object: object, reading: reading), transaction: transaction)
+        } catch {
+            return .failure(error.code, error.message, transaction: transaction)
+        }
+    }
+
+    /// Only the echoed transaction, cheaply, for `busy` replies to a flood: nil when the payload
+    /// is too large, not a JSON object, or has no `transaction` string.
+    public static func transaction(in payload: [UInt8]) -> String? {
+        guard payload.count <= maximumPayloadBytes else { return nil }
+        // Decoding into this struct reads no other value into Swift types.
+        struct TransactionOnly: Decodable {
+            var transaction: String?
+        }
+        return (try? JSONDecoder().decode(TransactionOnly.self, from: Data(payload)))?.transaction
+    }
+
+    private func answer(service: String, object: [String: JSONValue],
+                        reading: CurrentReading?) throws(RequestFailure) -> JSONValue {
+        switch service {
+        case "ruler": try rulerData(object)
+        case "convert": try convertData(object)
+        case "rise": try riseData(object, reading: reading)
+        default: try shimData(object, reading: reading)
+        }
+    }
+
+    private static func decode(_ payload: [UInt8]) -> Result<JSONValue, RequestFailure> {
+        guard payload.contains(where: { !Self.isJSONWhitespace($0) }) else {
+            return .failure(.badRequest("the payload is empty"))
+        }
+        do {
+            return .success(try JSONDecoder().decode(JSONValue.self, from: Data(payload)))
+        } catch DecodingError.dataCorrupted {
+            return .failure(.badRequest("the payload is not valid JSON"))
+        } catch {
+            // JSONValue reads any valid JSON except a number beyond a Double's range.
+            return .failure(.badRequest("the payload has a number too large to read"))
+        }
+    }
+
+    /// The request object, or what is wrong with the payload and what to send instead.
+    private static func object(from decoded: Result<JSONValue, RequestFailure>,
+                               service: String) throws(RequestFailure) -> [String: JSONValue] {
+        let example = examples[service] ?? "{}"
+        switch decoded {
+        case .failure(let failure):
+            throw .badRequest("\(failure.message); send a JSON object such as \(example).")
+        case .success(.object(let object)):
+            if let transaction = object["transaction"] {
+                switch transaction {
+                case .string, .null: break
+                default: throw .badRequest("\"transaction\" must be a string, which the reply echoes; such as \"t1\".")
+                }
+            }
+            return object
+        case .success:
+            throw .badRequest("the payload must be a JSON object, such as \(example).")
+        }
+    }
+
+    /// A small valid request for each service, for error messages.
+    static let examples = [
+        "ruler": #"{"length":30,"unit":"cm"}"#,
+        "convert": #"{"value":12,"from":"in","to":"cm"}"#,
+        "rise": #"{"span":1.2,"unit":"m"}"#,
+        "shim": #"{"length":1.2,"width":0.8,"unit":"m"}"#,
+    ]
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}

@@ -1,0 +1,62 @@
+import Configuration
+
+/// Why a request was not answered with data. The raw values are the `code` field of a reply.
+public enum ServiceErrorCode: String, Sendable {
+    /// The request is malformed or asks for something impossible; the message says what to fix.
+    case badRequest = "bad_request"
+    /// The request, or the answer it asks for, is over a size limit.
+    case tooLarge = "too_large"
+    /// Too many requests; sent by the caller that rate-limits, never by the handler.
+    case busy
+    /// The request needs a reading and there is none usable (starting, a sensor fault, or the
+    /// level tipped 90° or more).
+    case noReading = "no_reading"
+}
+
+/// A reply to a ruler-service request: data, or an error with its code, and the request's
+/// `transaction` echoed when it had one.
+public struct ServiceReply: Sendable, Equatable {
+    /// The answer; nil on an error.
+    public var data: JSONValue?
+    /// What went wrong and what to do, for a person; nil on success.
+    public var error: String?
+    /// The kind of error; nil on success.
+    public var code: ServiceErrorCode?
+    /// The request's `transaction`, echoed; nil when it had none (or it could not be read).
+    public var transaction: String?
+
+    public init(data: JSONValue?, error: String?, code: ServiceErrorCode?, transaction: String?) {
+        self.data = data
+        self.error = error
+        self.code = code
+        self.transaction = transaction
+    }
+
+    /// A successful reply carrying `data`.
+    public static func ok(_ data: JSONValue, transaction: String?) -> ServiceReply {
+        ServiceReply(data: data, error: nil, code: nil, transaction: transaction)
+    }
+
+    /// An error reply; `message` says what went wrong and what to do.
+    public static func failure(_ code: ServiceErrorCode, _ message: String, transaction: String?) -> ServiceReply {
+        ServiceReply(data: nil, error: message, code: code, transaction: transaction)
+    }
+
+    /// The reply as compact JSON with sorted keys, the same text `JSONValue.bytes` writes:
+    /// `{"data":{…},"status":"ok","transaction":"…"}` or
+    /// `{"code":"bad_request","error":"…","status":"error","transaction":"…"}`, without
+    /// `transaction` when there is none.
+    public var bytes: [UInt8] {
+        var object: [String: JSONValue] = [:]
+        if let code {
+            object["status"] = .string("error")
+            object["code"] = .string(code.rawValue)
+            object["error"] = .string(error ?? code.rawValue)
+        } else {
+            object["status"] = .string("ok")
+            object["data"] = data ?? .null
+        }
+        if let transaction { object["transaction"] = .string(transaction) }
+        return ReplyEncoding.bytes(of: .object(object))
+    }
+}

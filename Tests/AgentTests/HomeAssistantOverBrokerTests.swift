@@ -1,0 +1,238 @@
+import BrokerHarness
+import Foundation
+import MQTT
+import Testing
+
+/// Home Assistant discovery, its re-sending, the bubble picture and `plumb forget`, with
+/// `plumb run` over a real mosquitto.
+@Suite("Home Assistant over a real broker", .serialized)
+struct HomeAssistantOverBrokerTests {
+    static func discoveryFilter(_ agent: AgentProcess) -> String { "homeassistant/+/plumb_\(agent.deviceID)/+/config" }
+
+    @Test func discoveryIsRetainedForEveryEntityBeforeTheDeviceComesOnline() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port, filter: "#")
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: "device:\n  configuration_url: http://lathe.lan/\n")
+        await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
+        let retained = try await Observer.retained(port: broker.port, filter: Self.discoveryFilter(agent))
+        let objects = Set(retained.map { $0.topic.split(separator: "/")[3] })
+        #expect(objects == ["tilt", "roll", "pitch", "level", "alarm", "level_tolerance", "level_hysteresis",
+                            "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
+                            "reconnects", "uptime", "dropped_samples", "bubble"])
+        for message in retained {
+            let config = try #require(json(message))
+            #expect(config["availability_topic"] as? String == agent.prefix + "/status")
+            #expect((config["unique_id"] as? String)?.hasPrefix("plumb_\(agent.deviceID)_") == true)
+            let device = try #require(config["device"] as? [String: Any])
+            #expect(device["configuration_url"] as? String == "http://lathe.lan/")
+            #expect(device["model"] as? String == "ADXL345 level")
+        }
+        // Discovery comes before the availability that makes the entities live.
+        let all = observer.messages
+        let lastDiscovery = try #require(all.lastIndex { $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") })
+        let online = try #require(all.firstIndex { $0.topic == agent.prefix + "/status" && $0.payloadString == "online" })
+        #expect(lastDiscovery < online)
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func discoveryIsResentAfterHomeAssistantSaysOnlineAndNotBeforeTheDelay() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port, filter: "#")
+        let agent = try AgentProcess(brokerURL: broker.url)
+        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"
+        await observer.waitFor(tilt)
+        await observer.waitForJSON(agent.prefix + "/state")
+        try await Task.sleep(for: .milliseconds(500))
+        let before = observer.messages(on: tilt).count
+        let statesBefore = observer.messages(on: agent.prefix + "/state").count
+        let sent = Date()
+        try observer.publish("homeassistant/status", "online")
+        try await Task.sleep(for: .milliseconds(900))
+        #expect(observer.messages(on: tilt).count == before, "discovery re-sent before the 1 s minimum delay")
+        await observer.waitFor(tilt, timeout: 6) { _ in observer.messages(on: tilt).count > before }
+        let resent = try #require(observer.arrivals(on: tilt).last?.time)
+        #expect(resent.timeIntervalSince(sent) >= 1 && resent.timeIntervalSince(sent) < 6)
+        // Then the current states.
+        await observer.waitFor(agent.prefix + "/state", timeout: 3) { _ in
+            observer.messages(on: agent.prefix + "/state").count > statesBefore
+        }
+        // `offline` from HA re-sends nothing.
+        let count = observer.messages(on: tilt).count
+        try observer.publish("homeassistant/status", "offline")
+        try await Task.sleep(for: .seconds(6))
+        #expect(observer.messages(on: tilt).count == count)
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func aNewAngleUnitRepublishesTheAngleSensorsOnly() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port, filter: "#")
+        let agent = try AgentProcess(brokerURL: broker.url)
+        let base = "homeassistant/sensor/plumb_\(agent.deviceID)/"
+        await observer.waitFor(base + "tilt/config")
+        await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
+        let start = observer.messages.count
+        try observer.publish(agent.prefix + "/config/angle_unit/set", "mm_per_m")
+        let tilt = try #require(await observer.waitForJSON(base + "tilt/config") { $0["unit_of_measurement"] as? String == "mm/m" })
+        #expect(tilt["suggested_display_precision"] as? Int == 2)
+        try await Task.sleep(for: .milliseconds(500))
+        let changed = Set(observer.messages.dropFirst(start).map(\.topic).filter { $0.hasPrefix("homeassistant/") })
+        #expect(changed == Set(["tilt", "roll", "pitch"].map { base + $0 + "/config" }))
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func whatTheAgentPublishesPassesHomeAssistantsOwnSchemasInEveryMode() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port, filter: "homeassistant/#")
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: "device:\n  configuration_url: https://plumb.lan/\n")
+        #expect(await agent.waitForLog("connected to the broker", timeout: 20), "\(agent.stderr)")
+        let settings = try await Observer(port: broker.port, filter: agent.prefix + "/config")
+        var seen: [String: Set<String>] = [:]  // topic → distinct payloads
+        for mount in ["flat", "upright"] {
+            for unit in ["deg", "percent", "mm_per_m", "in_per_ft"] {
+                try observer.publish(agent.prefix + "/config/set", #"{"mount":"\#(mount)","angle_unit":"\#(unit)"}"#)
+                await settings.waitForJSON(agent.prefix + "/config") {
+                    $0["mount"] as? String == mount && $0["angle_unit"] as? String == unit
+                }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        for message in observer.messages where !message.payload.isEmpty {
+            seen[message.topic, default: []].insert(message.payloadString ?? "")
+        }
+        #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"]?.count == 4, "one tilt config per unit")
+        let lines = seen.flatMap { topic, payloads in
+            payloads.compactMap { payload in
+                (try? JSONSerialization.data(withJSONObject: ["topic": topic, "payload": payload]))
+                    .map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        let result = try await HomeAssistantValidator.validate(lines: lines)
+        #expect(result.status == 0, "ha-validate:\n\(result.output)")
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await settings.stop()
+        await observer.stop()
+    }
+
+    @Test func theBubbleIsRetainedSVGAtMostOnceASecondAndQuietWhenStill() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        // Rocking ±2° over 60 s: the state changes every half second.
+        let moving = try AgentProcess(brokerURL: broker.url, yaml: "level:\n  min_interval_s: 0.5\n  publish_deadband_deg: 0.01\n",
+                                      arguments: ["--sim-motion", "sweep"])
+        let bubble = moving.prefix + "/bubble"
+        let firstMessage = try #require(await observer.waitFor(bubble))
+        let first = (time: Date(), message: firstMessage)
+        #expect(firstMessage.payloadString?.hasPrefix("<svg") == true || firstMessage.payloadString?.hasPrefix("<?xml") == true)
+        try await Task.sleep(for: .seconds(6))
+        let times = observer.arrivals(on: bubble).map(\.time)
+        let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
+        #expect(times.count >= 3, "the picture should follow the moving machine")
+        // The agent spaces them ≥ 1 s apart; delivery jitter on a busy machine can close a gap a little.
+        #expect(gaps.allSatisfy { $0 >= 0.7 }, "bubble gaps \(gaps)")
+        let window = times.filter { $0 > first.time.addingTimeInterval(0.5) }
+        #expect(window.count <= 7, "\(window.count) pictures in 6 s")
+        let retained = try await Observer.retained(port: broker.port, filter: bubble)
+        #expect(retained.count == 1)
+        #expect(moving.send(SIGTERM)?.status == 0)
+
+        let still = try AgentProcess(brokerURL: broker.url, arguments: ["--sim-noise-lsb", "0", "--sim-roll", "1"])
+        let stillBubble = still.prefix + "/bubble"
+        await observer.waitFor(stillBubble)
+        try await Task.sleep(for: .seconds(1.5))
+        let settled = observer.messages(on: stillBubble).count
+        try await Task.sleep(for: .seconds(4))
+        #expect(observer.messages(on: stillBubble).count == settled, "a still machine sent pictures")
+        #expect(still.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func forgetLeavesNoRetainedTopicOfTheDevice() async throws {
+        let broker = try MosquittoBroker.start()
+        let agent = try AgentProcess(brokerURL: broker.url)
+        #expect(await agent.waitForLog("connected to the broker", timeout: 20), "\(agent.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        // While it runs, forget refuses: the agent would publish it all again.
+        let refused = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("online"))
+        #expect(agent.send(SIGTERM)?.status == 0)
+        // A desired config left behind, as a dashboard might.
+        try await MosquittoClients.publish(port: broker.port, topic: agent.prefix + "/config/level_tolerance/set",
+                                           message: "0.2", retain: true, qos: 1)
+        let before = try await MosquittoClients.retained(port: broker.port, topic: agent.prefix + "/#")
+            + MosquittoClients.retained(port: broker.port, topic: Self.discoveryFilter(agent))
+        #expect(before.count >= 20)
+
+        let result = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        #expect(result.status == 0, "\(result.stderr)")
+        for message in before {
+            #expect(result.stdout.contains("cleared \(message.topic)\n"))
+        }
+        let after = try await MosquittoClients.retained(port: broker.port, topic: agent.prefix + "/#")
+            + MosquittoClients.retained(port: broker.port, topic: "homeassistant/#")
+        #expect(after.isEmpty, "left behind: \(after.map(\.topic))")
+        let again = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("nothing retained"))
+    }
+}
+
+/// Runs the `plumb` binary to completion.
+enum PlumbCommand {
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = AgentProcess.binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// `../shared/ha-validate/ha-validate`: Home Assistant's own discovery schemas.
+enum HomeAssistantValidator {
+    static var script: URL {
+        // Tests/AgentTests/<file> → the package root → its sibling `shared`.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/ha-validate/ha-validate")
+    }
+
+    /// Validates JSON lines `{"topic":…,"payload":…}`; returns the exit status and the report.
+    static func validate(lines: [String]) async throws -> (status: Int32, output: String) {
+        guard FileManager.default.isExecutableFile(atPath: script.path) else {
+            Issue.record("ha-validate is missing at \(script.path): the checkout needs ../shared beside it")
+            return (2, "")
+        }
+        // On a thread of its own: Home Assistant takes seconds to load, and a blocked thread of
+        // the cooperative pool (one per core) stalls the tests running beside this one.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try validateBlocking(lines: lines) }) }
+        }
+    }
+
+    private static func validateBlocking(lines: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["--stdin"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(lines.joined(separator: "\n").utf8 + [10]))
+        try input.fileHandleForWriting.close()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    }
+}

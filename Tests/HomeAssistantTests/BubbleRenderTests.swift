@@ -1,0 +1,68 @@
+import Foundation
+import HomeAssistant
+import PlumbDomain
+import Testing
+
+/// librsvg (what GNOME and many image pipelines use) renders every kind of picture.
+@Suite("Bubble picture: rsvg-convert renders it")
+struct BubbleRenderTests {
+    static let pictures: [(name: String, picture: BubblePicture)] = [
+        ("level", BubblePicture(levelGravity: Vector3(x: 0.0005, y: -0.0003, z: 1), mount: .flat,
+                                tolerance: Angle(degrees: 0.1), level: true, unit: .deg)),
+        ("not-level", BubblePicture(levelGravity: Vector3(x: -0.2, y: 0.3, z: 0.9), mount: .flat,
+                                    tolerance: Angle(degrees: 0.1), level: false, unit: .mmPerM)),
+        ("upright", BubblePicture(levelGravity: Vector3(x: 0.01, y: 0.2, z: 0.98), mount: .upright,
+                                  tolerance: Angle(degrees: 1), level: false, unit: .inPerFt)),
+        ("steep", BubblePicture(levelGravity: Attitude.gravity(roll: .zero, pitch: Angle(degrees: -89.99)), mount: .flat,
+                                tolerance: Angle(degrees: 0.1), level: false, unit: .mmPerM)),
+        ("on-edge", BubblePicture(levelGravity: Vector3(x: 1, y: 0, z: 0), mount: .flat,
+                                  tolerance: Angle(degrees: 0.1), level: false, unit: .percent)),
+        ("no-reading", BubblePicture(levelGravity: nil, mount: .flat, tolerance: Angle(degrees: 0.1),
+                                     level: false, unit: .deg)),
+    ]
+
+    @Test("Each picture renders to a PNG of the requested size", arguments: [200, 64])
+    func rendersToPNG(side: Int) throws {
+        guard let rsvg = executableOnPath("rsvg-convert") else {
+            Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
+            return
+        }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, picture) in Self.pictures {
+            let source = directory.appendingPathComponent("\(name).svg")
+            let output = directory.appendingPathComponent("\(name).png")
+            try Data(picture.bytes).write(to: source)
+            let result = try run(rsvg, ["-w", "\(side)", "-h", "\(side)", "-o", output.path, source.path], in: directory)
+            #expect(result.status == 0, "rsvg-convert failed on \(name): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "rsvg-convert warned on \(name): \(result.stderr)")
+            let png = try [UInt8](Data(contentsOf: output))
+            try #require(png.count > 24, "\(name).png is \(png.count) bytes")
+            #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(name).png is not a PNG")
+            #expect(Array(png[12..<16]) == Array("IHDR".utf8))
+            #expect(bigEndian(png[16..<20]) == side && bigEndian(png[20..<24]) == side, "\(name).png size")
+        }
+    }
+
+    @Test("Without a requested size it renders at the document's own 200 × 200")
+    func naturalSize() throws {
+        guard let rsvg = executableOnPath("rsvg-convert") else {
+            Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
+            return
+        }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("x.svg")
+        try Data(Self.pictures[0].picture.bytes).write(to: source)
+        let output = directory.appendingPathComponent("x.png")
+        let result = try run(rsvg, ["-o", output.path, source.path], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let png = try [UInt8](Data(contentsOf: output))
+        try #require(png.count > 24)
+        #expect(bigEndian(png[16..<20]) == Int(BubblePicture.size) && bigEndian(png[20..<24]) == Int(BubblePicture.size))
+    }
+
+    private func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reduce(0) { $0 << 8 | Int($1) }
+    }
+}

@@ -1,0 +1,39 @@
+import Configuration
+import Foundation
+import HomeAssistant
+import Testing
+
+/// `deploy/homeassistant/dashboard.yaml` names entities by the ids Home Assistant derives from
+/// discovery; a renamed entity would leave the example pointing at nothing.
+@Suite("The example dashboard")
+struct DashboardExampleTests {
+    static let dashboard = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("deploy/homeassistant/dashboard.yaml")
+
+    @Test("Every entity in the example is one discovery announces, and every entity is shown")
+    func entitiesMatchDiscovery() throws {
+        let text = try String(contentsOf: Self.dashboard, encoding: .utf8)
+        // HA's entity id: <component>.<device name>_<entity name>, slugified. The example's device
+        // is named "Plumb lathe".
+        let pattern = try NSRegularExpression(pattern: #"entity: ([a-z_]+)\.plumb_lathe_([a-z0-9_]+)"#)
+        let range = NSRange(text.startIndex..., in: text)
+        let used = Set(pattern.matches(in: text, range: range).compactMap { match -> String? in
+            guard let component = Range(match.range(at: 1), in: text), let name = Range(match.range(at: 2), in: text)
+            else { return nil }
+            return "\(text[component]).\(text[name])"
+        })
+        let messages = Discovery.messages(prefix: "homeassistant", topics: Topics(baseTopic: "plumb", deviceID: "lathe"),
+                                          device: DiscoveryDevice(id: "lathe", version: "0"), settings: LiveSettings())
+        let announced = Set(try messages.map { message -> String in
+            let parts = message.topic.split(separator: "/")
+            let config = try JSONDecoder().decode([String: JSONValue].self, from: Data(message.payload))
+            guard case .string(let name)? = config["name"] else { throw TestSetupError(description: "no name") }
+            let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+                .replacingOccurrences(of: "²", with: "2")
+            return "\(parts[1]).\(slug)"
+        })
+        #expect(!used.isEmpty)
+        #expect(used.subtracting(announced).isEmpty, "not announced: \(used.subtracting(announced).sorted())")
+        #expect(announced.subtracting(used).isEmpty, "not on the dashboard: \(announced.subtracting(used).sorted())")
+    }
+}

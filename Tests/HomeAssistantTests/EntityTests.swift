@@ -1,0 +1,160 @@
+import Configuration
+import HomeAssistant
+import PlumbDomain
+import Testing
+
+@Suite("Discovery: what each entity reads and writes")
+struct EntityTests {
+    @Test("Tilt, roll and pitch follow the angle unit: its symbol and display decimals", arguments: AngleUnit.allCases)
+    func angleSensors(unit: AngleUnit) throws {
+        let entities = try Fixture.entities(settings: Fixture.settings(unit: unit))
+        for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")] {
+            let entity = try entities.entity(key)
+            #expect(entity.component == "sensor")
+            #expect(entity.string("name") == name)
+            #expect(entity.string("state_topic") == "plumb/lathe-3/state")
+            #expect(entity.string("value_template") == "{{ value_json.\(key) }}")
+            #expect(entity.string("unit_of_measurement") == unit.symbol)
+            #expect(entity.number("suggested_display_precision") == Double(unit.displayDecimals))
+            #expect(entity.string("state_class") == "measurement")
+            // There is no angle device class.
+            #expect(entity["device_class"] == nil)
+            #expect(entity["entity_category"] == nil)
+            #expect(entity.number("expire_after") == 70)
+        }
+    }
+
+    @Test("The state sensors expire after ceil(2 × heartbeat + 10) seconds")
+    func stateExpiry() throws {
+        #expect(Discovery.stateExpiryS(heartbeatS: 30) == 70)
+        #expect(Discovery.stateExpiryS(heartbeatS: 1) == 12)
+        #expect(Discovery.stateExpiryS(heartbeatS: 2.4) == 15)
+        #expect(Discovery.stateExpiryS(heartbeatS: 86_400) == 172_810)
+        let entities = try Fixture.entities(settings: Fixture.settings(#"{"heartbeat_s":2.4,"min_interval_s":0.5}"#))
+        for key in ["tilt", "roll", "pitch", "alarm"] {
+            #expect(try entities.entity(key).number("expire_after") == 15, "\(key)")
+        }
+        // P/level is only sent when it flips, so it must not expire.
+        #expect(try entities.entity("level")["expire_after"] == nil)
+    }
+
+    @Test("Level reads ON/OFF from P/level; alarm is a problem read from P/state, unknown while null")
+    func binarySensors() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let level = try entities.entity("level")
+        #expect(level.component == "binary_sensor")
+        #expect(level.string("state_topic") == "plumb/lathe-3/level")
+        #expect(level.string("payload_on") == "ON" && level.string("payload_off") == "OFF")
+        #expect(level["value_template"] == nil && level["device_class"] == nil)
+
+        let alarm = try entities.entity("alarm")
+        #expect(alarm.component == "binary_sensor")
+        #expect(alarm.string("device_class") == "problem")
+        #expect(alarm.string("state_topic") == "plumb/lathe-3/state")
+        #expect(alarm.string("payload_on") == "ON" && alarm.string("payload_off") == "OFF")
+        // `None` is Home Assistant's "unknown" for a binary sensor (PAYLOAD_NONE).
+        #expect(alarm.string("value_template")
+            == "{% if value_json.alarm is none %}None{% elif value_json.alarm is sameas true %}ON"
+            + "{% elif value_json.alarm is sameas false %}OFF{% endif %}")
+    }
+
+    @Test("The threshold numbers take min, max, step and unit from LiveSettings.rules")
+    func numbers() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings(unit: .mmPerM))
+        for (key, name) in [("level_tolerance", "Level tolerance"), ("level_hysteresis", "Level hysteresis"),
+                            ("alarm_threshold", "Alarm threshold")] {
+            let rule = try #require(LiveSettings.rules.first { $0.key == key })
+            let entity = try entities.entity(key)
+            #expect(entity.component == "number")
+            #expect(entity.string("name") == name)
+            #expect(entity.number("min") == rule.minimum)
+            #expect(entity.number("max") == rule.maximum)
+            #expect(entity.number("step") == rule.step)
+            // Degrees even in mm/m: P/config reports thresholds in degrees.
+            #expect(entity.string("unit_of_measurement") == "°")
+            #expect(entity.string("mode") == "box")
+            #expect(entity.string("entity_category") == "config")
+            #expect(entity.string("state_topic") == Fixture.topics.config)
+            #expect(entity.string("value_template") == "{{ value_json.\(key) }}")
+            #expect(entity.string("command_topic") == Fixture.topics.configSet(key: key))
+            #expect(entity.string("command_topic") == "plumb/lathe-3/config/\(key)/set")
+            #expect(entity.bool("retain") == true)
+        }
+    }
+
+    @Test("The selects offer every angle unit and the mounts, with a custom remap when it is the current one")
+    func selects() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let unit = try entities.entity("angle_unit")
+        #expect(unit.component == "select")
+        #expect(unit.strings("options") == ["deg", "percent", "mm_per_m", "in_per_ft"])
+        #expect(unit.string("value_template") == "{{ value_json.angle_unit }}")
+        #expect(unit.string("command_topic") == "plumb/lathe-3/config/angle_unit/set")
+        for entity in [unit, try entities.entity("mount")] {
+            #expect(entity.string("entity_category") == "config")
+            #expect(entity.string("state_topic") == "plumb/lathe-3/config")
+            #expect(entity.bool("retain") == true)
+        }
+        let mount = try entities.entity("mount")
+        #expect(mount.string("value_template") == "{{ value_json.mount }}")
+        #expect(mount.string("command_topic") == "plumb/lathe-3/config/mount/set")
+        #expect(mount.strings("options") == ["flat", "upright"])
+
+        func mountOptions(_ mount: String) throws -> [String]? {
+            try Fixture.entities(settings: Fixture.settings(unit: .deg, mount: mount)).entity("mount").strings("options")
+        }
+        #expect(try mountOptions("upright") == ["flat", "upright"])
+        #expect(try mountOptions("y,x,-z") == ["flat", "upright", "y,x,-z"])
+        // The remap spelling of upright is what P/config reports, so it must be an option too.
+        #expect(try mountOptions("x,-z,y") == ["flat", "upright", "x,-z,y"])
+        // P/config reports the mount by its name, which is what the option must match.
+        let custom = try Fixture.settings(unit: .deg, mount: "y,x,-z")
+        #expect(try mountOptions("y,x,-z")?.last == custom.effective.mount)
+    }
+
+    @Test("The buttons send zero and clear_zero on P/command/<name>, never retained")
+    func buttons() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let zero = try entities.entity("zero")
+        let clear = try entities.entity("clear_zero")
+        #expect(zero.component == "button" && clear.component == "button")
+        #expect(zero.string("command_topic") == Fixture.topics.command("zero"))
+        #expect(clear.string("command_topic") == "plumb/lathe-3/command/clear_zero")
+        #expect(zero.bool("retain") == false && clear.bool("retain") == false)
+        #expect(zero["entity_category"] == nil)
+        #expect(clear.string("entity_category") == "config")
+    }
+
+    @Test("The diagnostics read P/health and expire after three health periods")
+    func diagnostics() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let rows: [(id: String, key: String, unit: String?, stateClass: String?, deviceClass: String?)] = [
+            ("sample_rate", "sample_rate_hz", "Hz", "measurement", "frequency"),
+            ("i2c_errors", "i2c_errors", nil, "total_increasing", nil),
+            ("reconnects", "reconnects", nil, "total_increasing", nil),
+            ("uptime", "uptime_s", "s", nil, "duration"),
+            ("dropped_samples", "dropped", nil, "total_increasing", nil),
+        ]
+        for row in rows {
+            let entity = try entities.entity(row.id)
+            #expect(entity.component == "sensor")
+            #expect(entity.string("entity_category") == "diagnostic")
+            #expect(entity.string("state_topic") == "plumb/lathe-3/health")
+            #expect(entity.string("value_template") == "{{ value_json.\(row.key) }}")
+            #expect(entity.string("unit_of_measurement") == row.unit, "\(row.id)")
+            #expect(entity.string("state_class") == row.stateClass, "\(row.id)")
+            #expect(entity.string("device_class") == row.deviceClass, "\(row.id)")
+            #expect(entity.number("expire_after") == 180)
+        }
+    }
+
+    @Test("The bubble image reads SVG from P/bubble")
+    func image() throws {
+        let bubble = try Fixture.entities(settings: Fixture.settings()).entity("bubble")
+        #expect(bubble.component == "image")
+        #expect(bubble.string("image_topic") == Fixture.topics.prefix + "/bubble")
+        #expect(bubble.string("image_topic") == Fixture.topics.bubble)
+        #expect(bubble.string("content_type") == "image/svg+xml")
+        #expect(bubble.string("content_type") == BubblePicture.contentType)
+    }
+}

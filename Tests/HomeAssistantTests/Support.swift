@@ -1,0 +1,163 @@
+import Configuration
+import Foundation
+import HomeAssistant
+import PlumbDomain
+import Testing
+
+/// A failure in the tests' own set-up (a missing tool, a payload that isn't JSON).
+struct TestSetupError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// One discovery message, decoded.
+struct DecodedEntity {
+    var topic: String
+    var component: String
+    var objectID: String
+    var config: [String: JSONValue]
+
+    subscript(key: String) -> JSONValue? { config[key] }
+
+    func string(_ key: String) -> String? {
+        if case .string(let value)? = config[key] { return value }
+        return nil
+    }
+
+    func number(_ key: String) -> Double? {
+        switch config[key] {
+        case .number(let value)?: value
+        case .integer(let value)?: Double(value)
+        default: nil
+        }
+    }
+
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let value)? = config[key] { return value }
+        return nil
+    }
+
+    func object(_ key: String) -> [String: JSONValue]? {
+        if case .object(let value)? = config[key] { return value }
+        return nil
+    }
+
+    func strings(_ key: String) -> [String]? {
+        guard case .array(let values)? = config[key] else { return nil }
+        return values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    }
+}
+
+enum Fixture {
+    static let prefix = "homeassistant"
+    static let deviceID = "lathe-3"
+    static let topics = Topics(baseTopic: "plumb", deviceID: deviceID)
+    static let device = DiscoveryDevice(id: deviceID, version: "1.4.0")
+
+    /// Settings as the agent would hold them, changed through the validating JSON path.
+    static func settings(_ json: String = "{}") throws -> LiveSettings {
+        try LiveSettings().applying(json: Array(json.utf8))
+    }
+
+    static func settings(unit: AngleUnit, mount: String = "flat", name: String = "Lathe 3") throws -> LiveSettings {
+        try settings(#"{"angle_unit":"\#(unit.rawValue)","mount":"\#(mount)","name":"\#(name)"}"#)
+    }
+
+    static func messages(settings: LiveSettings, device: DiscoveryDevice = device) -> [DiscoveryMessage] {
+        Discovery.messages(prefix: prefix, topics: topics, device: device, settings: settings)
+    }
+
+    static func entities(settings: LiveSettings, device: DiscoveryDevice = device) throws -> [DecodedEntity] {
+        try messages(settings: settings, device: device).map(decode)
+    }
+
+    static func decode(_ message: DiscoveryMessage) throws -> DecodedEntity {
+        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard levels.count == 5, levels[4] == "config" else {
+            throw TestSetupError(description: "unexpected discovery topic \(message.topic)")
+        }
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(message.payload))
+        guard case .object(let config) = value else {
+            throw TestSetupError(description: "payload of \(message.topic) is not a JSON object")
+        }
+        return DecodedEntity(topic: message.topic, component: levels[1], objectID: levels[3], config: config)
+    }
+}
+
+extension Array where Element == DecodedEntity {
+    func entity(_ objectID: String) throws -> DecodedEntity {
+        try #require(first { $0.objectID == objectID }, "no entity \(objectID)")
+    }
+}
+
+/// MQTT topic-filter matching (`+` one level, `#` the rest), enough for discovery filters.
+func topic(_ topic: String, matches filter: String) -> Bool {
+    let topicLevels = topic.split(separator: "/", omittingEmptySubsequences: false)
+    let filterLevels = filter.split(separator: "/", omittingEmptySubsequences: false)
+    for (index, level) in filterLevels.enumerated() {
+        if level == "#" { return true }
+        guard index < topicLevels.count else { return false }
+        if level != "+" && level != topicLevels[index] { return false }
+    }
+    return topicLevels.count == filterLevels.count
+}
+
+/// The package root: this file is `<root>/Tests/HomeAssistantTests/Support.swift`.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs `executable` with `arguments`, stdin from `input` (a file, so nothing can deadlock on a
+/// full pipe), and returns its exit status, stdout and stderr.
+func run(_ executable: URL, _ arguments: [String], input: Data = Data(),
+         in directory: URL) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let inputFile = directory.appendingPathComponent("stdin")
+    let outputFile = directory.appendingPathComponent("stdout")
+    let errorFile = directory.appendingPathComponent("stderr")
+    try input.write(to: inputFile)
+    try Data().write(to: outputFile)
+    try Data().write(to: errorFile)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let stdin = try FileHandle(forReadingFrom: inputFile)
+    let stdout = try FileHandle(forWritingTo: outputFile)
+    let stderr = try FileHandle(forWritingTo: errorFile)
+    defer {
+        try? stdin.close()
+        try? stdout.close()
+        try? stderr.close()
+    }
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    process.waitUntilExit()
+    let errorText = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+    return (process.terminationStatus, try Data(contentsOf: outputFile), errorText)
+}
+
+/// A fresh temporary directory, removed by the caller.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-ha-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// An executable on `PATH`, or nil.
+func executableOnPath(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+}
+
+/// Runs blocking work (a child process that takes seconds) on a thread of its own. Swift Testing
+/// runs tests on the cooperative pool, which has one thread per core: two blocked threads on a
+/// two-core machine stall every other test in the process.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
