@@ -215,7 +215,7 @@ enum HomeAssistantValidator {
         }
         // On a thread of its own: Home Assistant takes seconds to load, and a blocked thread of
         // the cooperative pool (one per core) stalls the tests running beside this one.
-        try await withCheckedThrowingContinuation { continuation in
+        return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try validateBlocking(lines: lines) }) }
         }
     }
