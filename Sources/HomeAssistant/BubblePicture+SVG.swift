@@ -22,7 +22,7 @@ extension BubblePicture {
 
         let status = bubble == nil ? "no reading" : level ? "level" : "not level"
         let title = tiltText.map { "Tilt \($0): \(status)" } ?? "No reading"
-        svg += "<title>\(escaped(title))</title>\n"
+        svg += "<title>\(title.xmlEscaped)</title>\n"
 
         svg += circle(c, radius: discRadius, fill: discFill, stroke: mutedInk, width: borderWidth)
         let (near, far) = (number(c.x - inside), number(c.x + inside))
@@ -60,7 +60,7 @@ extension BubblePicture {
     private static func text(_ content: String, y: Double, size: Double, colour: String, bold: Bool) -> String {
         #"<text x="\#(number(centre.x))" y="\#(number(y))" text-anchor="middle" font-family="sans-serif""#
             + #" font-size="\#(number(size))"\#(bold ? #" font-weight="bold""# : "") fill="\#(colour)">"#
-            + escaped(content) + "</text>\n"
+            + content.xmlEscaped + "</text>\n"
     }
 
     /// The tilt as shown: `0.120°`, `0.210%`, `2.10 mm/m`, `0.0252 in/ft`, with the unit's
@@ -96,20 +96,4 @@ extension BubblePicture {
         return "\(value)"
     }
 
-    /// `text` safe inside an XML element or a quoted attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

@@ -47,7 +47,7 @@ enum RulerDrawing {
             + " viewBox='0 0 \(width) \(height)'>\n"
         let title = "\(layout.length) ruler, \(layout.style.rawValue) graduations, "
             + "\(plain(layout.density.pixelsPerUnit, 6)) px/\(unit)"
-        svg += "<title>\(escaped(title))</title>\n"
+        svg += "<title>\(title.xmlEscaped)</title>\n"
         svg += "<rect x='0.5' y='0.5' width='\(width - 1)' height='\(height - 1)' fill='#f7f3e3' stroke='#9a937c'"
             + " stroke-width='1'/>\n"
 
@@ -68,11 +68,11 @@ enum RulerDrawing {
             guard let label = tick.label else { continue }
             defer { whole += 1 }
             guard whole.isMultiple(of: step) else { continue }
-            svg += "<text x='\(plain(origin + tick.px, 3))' y='\(plain(labelBaseline, 1))'>" + escaped(label) + "</text>\n"
+            svg += "<text x='\(plain(origin + tick.px, 3))' y='\(plain(labelBaseline, 1))'>" + label.xmlEscaped + "</text>\n"
         }
         svg += "</g>\n"
         svg += "<text x='4' y='\(plain(unitBaseline, 1))' font-family='sans-serif' font-size='\(plain(unitFontSize, 1))'"
-            + " fill='#6b6552'>\(escaped(unit))</text>\n"
+            + " fill='#6b6552'>\(unit.xmlEscaped)</text>\n"
 
         if let indicatorPx, let reading = try? layout.length(atPixel: indicatorPx) {
             svg += indicator(at: origin + indicatorPx, reading: reading, px: indicatorPx, width: Double(width))
@@ -108,23 +108,7 @@ enum RulerDrawing {
             + "<line x1='\(plain(x, 3))' y1='0' x2='\(plain(x, 3))' y2='\(height)' stroke-width='1'/>\n"
             + "<text x='\(plain(textX, 3))' y='\(plain(indicatorBaseline, 1))' stroke='none' font-family='sans-serif'"
             + " font-size='\(plain(indicatorFontSize, 1))' text-anchor='\(toTheRight ? "start" : "end")'>"
-            + escaped(label) + "</text>\n</g>\n"
+            + label.xmlEscaped + "</text>\n</g>\n"
     }
 
-    /// `text` safe inside an SVG element or attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

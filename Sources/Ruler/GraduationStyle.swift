@@ -31,7 +31,7 @@ public enum GraduationStyle: String, CaseIterable, Sendable {
 
     /// The style named by `text`, in any letter case with surrounding whitespace ignored.
     public init?(parsing text: some StringProtocol) {
-        self.init(rawValue: Substring(text).trimmedOfWhitespace.lowercased())
+        self.init(rawValue: Substring(text).trimmingWhitespace.lowercased())
     }
 
     /// Ticks per unit: 10, or 16 for fractional.

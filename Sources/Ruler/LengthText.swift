@@ -1,3 +1,4 @@
+import PlumbDomain
 /// What a text such as "1 3/16in" says: a value and the unit written after it (nil when none
 /// was written).
 ///
@@ -30,7 +31,7 @@ public struct LengthText: Sendable, Hashable {
     public init(parsing text: String) throws(LengthParseError) {
         var scanner = LengthScanner(text: text)
         let parsed = try scanner.scanNumber()
-        let unitText = scanner.rest.trimmedOfWhitespace
+        let unitText = scanner.rest.trimmingWhitespace
         guard parsed.isFinite else { throw LengthParseError(text: text, reason: .nonFinite) }
         value = parsed
         if unitText.isEmpty {
@@ -54,7 +55,7 @@ private struct LengthScanner {
 
     init(text: String) {
         self.text = text
-        rest = text[...].trimmedOfWhitespace
+        rest = text[...].trimmingWhitespace
     }
 
     /// The value of a decimal, a fraction or a mixed number, with its sign; `rest` is left at

@@ -18,7 +18,7 @@ public enum RulerUnit: Hashable, Sendable, CaseIterable, CustomStringConvertible
     /// `'`). Letter case and surrounding whitespace are ignored; anything else, including the
     /// empty string, gives nil.
     public init?(parsing text: some StringProtocol) {
-        let wanted = Substring(text).trimmedOfWhitespace.lowercased()
+        let wanted = Substring(text).trimmingWhitespace.lowercased()
         if let unit = LengthUnit(rawValue: wanted) {
             self = .length(unit)
             return

@@ -1,15 +1,5 @@
-// Small text helpers for the parsers and messages. Plain Swift rather than Foundation, so parsing
-// never depends on a locale. PlumbDomain has the same trim, but internal to that module.
-
-extension Substring {
-    /// The text without leading and trailing whitespace (any Unicode whitespace, newlines too).
-    var trimmedOfWhitespace: Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace })
-        else { return self[endIndex...] }
-        return self[first...last]
-    }
-}
+// Small text helpers for the messages. Plain Swift rather than Foundation, so nothing depends on
+// a locale.
 
 extension Double {
     /// The number as a person writes it: `30` rather than `30.0`, otherwise Swift's shortest

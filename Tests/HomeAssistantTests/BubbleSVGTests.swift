@@ -58,8 +58,8 @@ struct BubbleSVGTests {
 
     @Test("Text is escaped for XML")
     func escaping() {
-        #expect(BubblePicture.escaped(#"<a & 'b'> "c""#) == "&lt;a &amp; &apos;b&apos;&gt; &quot;c&quot;")
-        #expect(BubblePicture.escaped("0.120° —") == "0.120° —")
+        #expect(#"<a & 'b'> "c""#.xmlEscaped == "&lt;a &amp; &apos;b&apos;&gt; &quot;c&quot;")
+        #expect("0.120° —".xmlEscaped == "0.120° —")
     }
 
     @Test("Equal inputs give equal bytes; every coordinate has at most one decimal")
