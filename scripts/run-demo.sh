@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: the agent on the simulated ADXL345, rocking slowly, against a mosquitto it starts
 # on a free loopback port (or the broker in MQTT_URL), with `mosquitto_sub -v -t 'plumb/#'`
-# showing every topic as it flows. Ctrl-C stops all of it cleanly.
+# showing every topic as it flows (the bubble picture by its size). Ctrl-C stops all of it cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${PLUMB_BIN:-.build/debug/plumb}
@@ -41,7 +41,12 @@ CONF
 fi
 
 echo "broker $url; topics below (Ctrl-C stops)" >&2
-mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' &
+echo "ask the ruler service from another shell:" >&2
+echo "  mosquitto_rr -h $host -p $port -t plumb/demo/request/rise -e replies/me -m '{\"span\":\"1.2m\"}'" >&2
+# The bubble picture is an SVG of about a kilobyte: shown by its size, not its text.
+mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
+pids=("$!" "${pids[@]}")
+mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
 pids=("$!" "${pids[@]}")
 "$BIN" run --sensor sim --sim-motion sweep --broker "$url" --device-id demo --state-dir "$work/state" &
 pids=("$!" "${pids[@]}")
