@@ -26,7 +26,10 @@ else
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
   url="mqtt://$host:$port"
   mosquitto_bin=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+  # `user`: started as root, mosquitto would switch to the mosquitto user and could not write its
+  # log into this private directory.
   cat > "$work/mosquitto.conf" <<CONF
+user $(id -un)
 listener $port 127.0.0.1
 allow_anonymous true
 persistence false
