@@ -19,7 +19,9 @@ extension AgentCore {
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
             settle(result, clearing: message.topic)
         } else if let homeAssistant, message.topic == homeAssistant.statusTopic {
-            if message.payloadString == "online" { homeAssistantCameOnline() }
+            // Home Assistant publishes its birth live; a retained `online` (some set-ups keep one)
+            // would come back at every reconnect and double the re-send that birth already does.
+            if message.payloadString == "online", !message.retain { homeAssistantCameOnline() }
         } else if let command = topics.commandName(of: message.topic) {
             // A retained command would fire again at every reconnect: commands are one-shot.
             guard !message.retain else {

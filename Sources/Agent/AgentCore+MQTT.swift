@@ -49,7 +49,13 @@ extension AgentCore {
                                      level: levelMachine.isLevel, gravity: averaged ?? .zero)
         let payload = StatePayload(reading: reading, alarm: levelMachine.isAlarm, sensorOK: sensorOK, seq: seq)
         if let attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
-        stateGravity = sensorOK ? averaged.map(levelGravity(of:)) : nil
+        // The picture follows movement, not heartbeats: a heartbeat's fresh average differs by
+        // noise, which would redraw the bubble of a still machine every heartbeat_s.
+        if !sensorOK {
+            stateGravity = nil
+        } else if reason != PublishDecision.heartbeat.rawValue || stateGravity == nil {
+            stateGravity = averaged.map(levelGravity(of:))
+        }
         log.debug("state (\(reason)) seq \(seq)")
         publish(topics.state, encodeJSON(payload), retain: true)
         publishBubbleIfChanged(at: clock())

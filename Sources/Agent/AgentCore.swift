@@ -1,5 +1,6 @@
 import Accelerometers
 import Configuration
+import HomeAssistant
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -53,6 +54,9 @@ public actor AgentCore {
     var stopping = false
     /// When the last block reached the average, for the age of a reading.
     var lastIngestTime: Double?
+    /// The standard error of the last block's mean, device frame: the noise estimate while the
+    /// window holds fewer than two blocks (just started, or a 0.1 s window).
+    var lastBlockStandardError = Vector3.zero
 
     // Home Assistant
     let homeAssistant: HomeAssistantOptions?
@@ -64,8 +68,8 @@ public actor AgentCore {
     var lastBubbleTime = -Double.infinity
     var bubbleNeedsSending = true
 
-    /// Seconds between `P/health` messages.
-    static let healthInterval = 60.0
+    /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
+    static let healthInterval = Double(Discovery.healthPeriodS)
     /// Events kept while the broker is away.
     static let eventQueueCapacity = 200
 
@@ -125,6 +129,8 @@ public actor AgentCore {
         case .reading(let reading, let statistics):
             samplesDelivered = statistics.samples
             overruns = statistics.overruns
+            let root = Double(max(1, reading.samples)).squareRoot()
+            lastBlockStandardError = Vector3(x: reading.spread.x / root, y: reading.spread.y / root, z: reading.spread.z / root)
             ingest(reading.gravity)
         }
     }
@@ -169,7 +175,7 @@ public actor AgentCore {
         guard sensorOK, let averaged, let lastIngestTime else { return nil }
         // The zero reference turns the frame by the mounting error, a few degrees at most: too
         // little to mix the axes' noise meaningfully, so only the mount's remap is applied.
-        let spread = window.standardError.map { settings.mount.levelFrame($0) } ?? .zero
+        let spread = settings.mount.levelFrame(window.standardError ?? lastBlockStandardError)
         let standardError = Vector3(x: abs(spread.x), y: abs(spread.y), z: abs(spread.z))
         return CurrentReading(levelGravity: levelGravity(of: averaged), standardError: standardError,
                               age: max(0, clock() - lastIngestTime), lengthUnit: settings.lengthUnit)

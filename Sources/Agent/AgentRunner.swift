@@ -52,7 +52,10 @@ public struct AgentRunner: Sendable {
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
                              zeroGravity: loaded.zero?.referenceGravity, log: log, version: version,
                              homeAssistant: homeAssistant, clock: { clock.now() })
-        let requests = RequestService(topics: topics, mqtt: client,
+        let requests = RequestService(topics: topics,
+                                      reservedPrefixes: [configuration.mqtt.baseTopic + "/",
+                                                         configuration.mqtt.discoveryPrefix + "/"],
+                                      mqtt: client,
                                       requestsPerSecond: Double(configuration.service.requestsPerSecond),
                                       burst: Double(configuration.service.burst), log: log, clock: { clock.now() },
                                       currentReading: { await core.currentReading() })
@@ -112,8 +115,8 @@ public struct AgentRunner: Sendable {
                     let reloaded = try reloadConfiguration()
                     await core.reload(defaults: reloaded.level)
                     if reloaded.mqtt != configuration.mqtt || reloaded.sensor != configuration.sensor
-                        || reloaded.device != configuration.device {
-                        log.warning("connection, sensor and device settings take effect at the next restart.")
+                        || reloaded.device != configuration.device || reloaded.service != configuration.service {
+                        log.warning("connection, sensor, device and service settings take effect at the next restart.")
                     }
                 } catch {
                     log.error("config reload refused, keeping the running config: \(error)")

@@ -18,6 +18,8 @@ public final class RequestService: Sendable {
     public static let queueCapacity = 64
 
     private let topics: Topics
+    /// `<base_topic>/` and `<discovery prefix>/`: where replies may not go.
+    private let reservedPrefixes: [String]
     private let mqtt: any MQTTClient
     private let log: AgentLog
     private let clock: @Sendable () -> Double
@@ -38,10 +40,14 @@ public final class RequestService: Sendable {
     ///   - burst: how many requests may arrive at once after a quiet spell.
     ///   - clock: monotonic seconds, for the token bucket.
     ///   - currentReading: the filtered reading for `rise` and `shim`; nil when there is none.
-    public init(topics: Topics, mqtt: any MQTTClient, requestsPerSecond: Double, burst: Double, log: AgentLog,
+    ///   - reservedPrefixes: topic prefixes replies may not be sent under (but for
+    ///     `P/response/…`): the base topic's and the discovery prefix's, each ending in `/`.
+    public init(topics: Topics, reservedPrefixes: [String], mqtt: any MQTTClient, requestsPerSecond: Double,
+                burst: Double, log: AgentLog,
                 clock: @escaping @Sendable () -> Double,
                 currentReading: @escaping @Sendable () async -> CurrentReading?) {
         self.topics = topics
+        self.reservedPrefixes = reservedPrefixes
         self.mqtt = mqtt
         self.log = log
         self.clock = clock
@@ -65,20 +71,22 @@ public final class RequestService: Sendable {
             return
         }
         let now = clock()
-        let admitted = admission.withLock { (state) -> Bool? in
-            guard !state.stopped else { return nil }
-            guard state.pending < Self.queueCapacity, state.bucket.take(at: now) else { return false }
+        let admitted = admission.withLock { (state) -> Bool in
+            guard !state.stopped, state.pending < Self.queueCapacity, state.bucket.take(at: now) else { return false }
             state.pending += 1
             return true
         }
-        guard let admitted else { return }
-        guard admitted else {
-            let transaction = RulerRequestHandler.transaction(in: message.payload)
-            reply(.failure(.busy, "too many requests; the limit is set by service.requests_per_s. Retry in a moment.",
-                           transaction: transaction), to: message, service: service)
+        guard !admitted else {
+            enqueue.yield(message)
             return
         }
-        enqueue.yield(message)
+        let busy = ServiceReply.failure(.busy, "too many requests; the limit is set by service.requests_per_s."
+            + " Retry in a moment.", transaction: RulerRequestHandler.transaction(in: message.payload))
+        // Checked and published under the lock that finish() takes: no reply after `offline`.
+        admission.withLock { state in
+            guard !state.stopped else { return }
+            reply(busy, to: message, service: service)
+        }
     }
 
     /// Answers admitted requests until ``finish()``.
@@ -91,6 +99,8 @@ public final class RequestService: Sendable {
             let answer = handler.reply(service: service, payload: message.payload, reading: reading)
             reply(answer, to: message, service: service)
             admission.withLock { $0.pending -= 1 }
+            // A large ruler takes milliseconds to encode; let the agent's other work in between.
+            await Task.yield()
         }
     }
 
@@ -102,25 +112,41 @@ public final class RequestService: Sendable {
     }
 
     private func reply(_ answer: ServiceReply, to request: MQTTMessage, service: String) {
-        var properties = MQTTPublishProperties()
-        let topic: String
-        if let responseTopic = request.responseTopic {
-            topic = responseTopic
-            properties.correlationData = request.correlationData
-        } else {
-            topic = topics.response(service)
+        let fallback = topics.response(service)
+        var topic = request.responseTopic ?? fallback
+        var answer = answer
+        if topic != fallback, let problem = responseTopicProblem(topic) {
+            answer = .failure(.badRequest, problem, transaction: answer.transaction)
+            topic = fallback
         }
+        // The correlation data goes back wherever the reply goes: it is how an MQTT 5 client matches it.
+        let properties = MQTTPublishProperties(correlationData: request.correlationData)
         do {
             try mqtt.publish(topic, payload: answer.bytes, qos: request.qos, retain: false, properties: properties)
-        } catch where error.code == .invalidTopic && topic != topics.response(service) {
-            // A response topic with a wildcard can't be published to; say so where the
-            // requester can still hear it rather than leave it waiting.
+        } catch where error.code == .invalidTopic && topic != fallback {
             let problem = ServiceReply.failure(.badRequest, "the MQTT 5 response topic '\(topic)' cannot be published to"
-                + " (wildcards or an empty level); give a plain topic.", transaction: answer.transaction)
-            try? mqtt.publish(topics.response(service), payload: problem.bytes, qos: request.qos, retain: false,
-                              properties: MQTTPublishProperties(correlationData: request.correlationData))
+                + " (empty, or with + or #); give a plain topic.", transaction: answer.transaction)
+            try? mqtt.publish(fallback, payload: problem.bytes, qos: request.qos, retain: false, properties: properties)
+        } catch where error.code == .payloadTooLarge {
+            // Larger than the broker takes (a 20,000-tick ruler is over a megabyte): say so
+            // rather than leave the requester waiting.
+            let problem = ServiceReply.failure(.tooLarge, "the reply is \(answer.bytes.count) bytes, more than the broker"
+                + " accepts; ask for fewer ticks (a shorter ruler, a larger unit or a coarser style).",
+                transaction: answer.transaction)
+            try? mqtt.publish(topic, payload: problem.bytes, qos: request.qos, retain: false, properties: properties)
         } catch {
             log.debug("reply to \(service) request on \(topic) failed: \(error)")
         }
+    }
+
+    /// Why the agent won't publish to `topic` for a requester, or nil. Replies may not land on
+    /// another device's or this one's own topics (a command, a desired config) or on Home
+    /// Assistant's discovery: a client allowed only to send requests must not be able to make
+    /// the agent publish there with its credentials.
+    private func responseTopicProblem(_ topic: String) -> String? {
+        guard !topic.hasPrefix(topics.prefix + "/response/") else { return nil }
+        guard let reserved = reservedPrefixes.first(where: { topic.hasPrefix($0) }) else { return nil }
+        return "the MQTT 5 response topic '\(topic)' is under \(reserved), where Plumb's own topics live; give a"
+            + " topic of your own, or leave it out to get the reply on \(topics.prefix)/response/<service>."
     }
 }

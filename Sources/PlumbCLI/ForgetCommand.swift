@@ -51,7 +51,7 @@ struct ForgetCommand: Subcommand {
     private static func forget(filters: [String], status: String, connection: MQTTConfiguration, wait: Double,
                                force: Bool, output: Console) async -> Int32 {
         let found: [String: [UInt8]]
-        switch await gather(filters: filters, connection: connection, wait: wait) {
+        switch await gather(filters: filters, connection: connection.withClientID(suffix: "gather"), wait: wait) {
         case .failure(let message):
             output.error("plumb forget: error: \(message)")
             return 1
@@ -70,7 +70,7 @@ struct ForgetCommand: Subcommand {
         // A second connection with no subscriptions: the first would receive its own clearing
         // messages back, and a socket closed with unread data is reset, which can make the
         // broker lose what it had not read yet.
-        let client = MosquittoClient(configuration: connection)
+        let client = MosquittoClient(configuration: connection.withClientID(suffix: "clear"))
         if case .failure(let message) = await connect(client) {
             output.error("plumb forget: error: \(message)")
             await client.disconnect()
@@ -89,7 +89,24 @@ struct ForgetCommand: Subcommand {
                 failures += 1
             }
         }
+        // Check with the broker rather than trust that the messages went out, and only then
+        // disconnect: until the broker has them, the clearing connection stays up and keeps
+        // writing (on a busy machine that can take longer than a disconnect waits).
+        var left: [String: [UInt8]] = [:]
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            guard case .success(let remaining) = await gather(filters: filters,
+                                                              connection: connection.withClientID(suffix: "check"),
+                                                              wait: 0.3) else { break }
+            left = remaining
+        } while !left.isEmpty && ContinuousClock.now < deadline
         await client.disconnect()
+        if !left.isEmpty {
+            for topic in left.keys.sorted() { output.error("still retained: \(topic)") }
+            output.error("plumb forget: error: \(left.count) retained topic\(left.count == 1 ? " is" : "s are") still there;"
+                + " check that this user may publish to them (the broker's ACL), or whether something republished them.")
+            return 1
+        }
         output.print("cleared \(found.count - failures) retained topic\(found.count - failures == 1 ? "" : "s").")
         return failures == 0 ? 0 : 1
     }
@@ -145,5 +162,15 @@ struct ForgetCommand: Subcommand {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return .failure(Failure(message: "no answer from the broker within 10 s; check --broker and that the broker runs."))
+    }
+}
+
+extension MQTTConfiguration {
+    /// The same connection under `<client id>-<suffix>`: each of forget's connections has its own
+    /// id, so a later one never takes over (and cuts short) an earlier one still finishing.
+    fileprivate func withClientID(suffix: String) -> MQTTConfiguration {
+        var copy = self
+        copy.clientID += "-" + suffix
+        return copy
     }
 }

@@ -10,7 +10,7 @@ public struct RulerError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The input is fine but the ruler would need more than ``RulerLayout/maximumTicks``
         /// ticks. The ruler service answers `too_large`.
         case tooLarge
-        /// The reading cannot give a rise or shims: the level is tilted 90° or more from flat
+        /// The reading cannot give a rise or shims: the level is tilted 89° or more from flat
         /// (or reads no gravity), or the reading is not finite. The ruler service answers
         /// `no_reading`.
         case unmeasurable

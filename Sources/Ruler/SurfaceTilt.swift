@@ -26,20 +26,26 @@ public struct SurfaceTilt: Sendable, Hashable {
     /// Roll, pitch and tilt of the surface (see ``Attitude`` for the conventions).
     public let attitude: Attitude
 
+    /// The steepest tilt a rise or shims are worked out for.
+    public static let maximumTiltDegrees = 89.0
+
     /// The surface a level reads `levelGravity` on, with `standardError` per axis.
     ///
     /// - Throws: ``RulerError`` of kind ``RulerError/Kind/unmeasurable`` when gravity is zero,
-    ///   not finite, or has gz ≤ 0 (the level is tilted 90° or more, so there is no surface below
-    ///   it to shim), and when the standard error is negative or not finite.
+    ///   not finite, or tilted 89° or more (the slope runs away to infinity near 90°, and past it
+    ///   there is no surface below to shim), and when the standard error is negative or not finite.
     public init(levelGravity: Vector3, standardError: Vector3) throws(RulerError) {
         guard levelGravity.isFinite, levelGravity.magnitude > 0 else {
             throw RulerError(.unmeasurable, "the reading has no finite gravity (the sensor is starting or faulty);"
                 + " retry in a few seconds.")
         }
-        guard levelGravity.z > 0 else {
+        // Past 89° the slope (and its uncertainty, through gz²) runs away to infinity: an answer
+        // there would be numbers that mean nothing, or not numbers at all.
+        guard Attitude(gravity: levelGravity).tilt.degrees < Self.maximumTiltDegrees else {
             let tilt = Attitude(gravity: levelGravity).tilt.degrees.rounded(toDecimals: 1)
-            throw RulerError(.unmeasurable, "the level is tilted \(tilt.plainText)° from flat; it must be within 90° of flat,"
-                + " mounted as configured (see the mount setting), to measure a rise or shims.")
+            throw RulerError(.unmeasurable, "the level is tilted \(tilt.plainText)° from flat; it must be within"
+                + " \(Int(Self.maximumTiltDegrees))° of flat, mounted as configured (see the mount setting), to measure"
+                + " a rise or shims.")
         }
         let noise = standardError
         guard noise.isFinite, noise.x >= 0, noise.y >= 0, noise.z >= 0 else {

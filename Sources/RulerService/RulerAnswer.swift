@@ -28,8 +28,9 @@ extension RulerRequestHandler {
         let ticks: [Tick]
         do {
             layout = try RulerLayout(length: length, style: style, pixelsPerUnit: pixelsPerUnit)
-            if let indicatorPx { indicator = try layout.length(atPixel: indicatorPx) }
+            // The tick limit first, so a ruler too large to lay out is too_large whatever else is asked.
             ticks = try layout.checkedTicks()
+            if let indicatorPx { indicator = try layout.length(atPixel: indicatorPx) }
         } catch {
             throw RequestFailure(error)
         }

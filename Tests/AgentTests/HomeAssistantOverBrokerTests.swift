@@ -66,6 +66,20 @@ struct HomeAssistantOverBrokerTests {
         await observer.stop()
     }
 
+    @Test func aRetainedHomeAssistantOnlineDoesNotDoubleTheBirth() async throws {
+        let broker = try MosquittoBroker.start()
+        try await MosquittoClients.publish(port: broker.port, topic: "homeassistant/status", message: "online",
+                                           retain: true, qos: 1)
+        let observer = try await Observer(port: broker.port, filter: "homeassistant/#")
+        let agent = try AgentProcess(brokerURL: broker.url)
+        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"
+        await observer.waitFor(tilt)
+        try await Task.sleep(for: .seconds(6.5))
+        #expect(observer.messages(on: tilt).count == 1, "discovery was sent again for a retained online")
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
     @Test func aNewAngleUnitRepublishesTheAngleSensorsOnly() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port, filter: "#")
@@ -139,13 +153,18 @@ struct HomeAssistantOverBrokerTests {
         #expect(retained.count == 1)
         #expect(moving.send(SIGTERM)?.status == 0)
 
-        let still = try AgentProcess(brokerURL: broker.url, arguments: ["--sim-noise-lsb", "0", "--sim-roll", "1"])
+        // A little noise (0.2 LSB: about 0.005° on a 1 s average, far inside the 0.05° deadband)
+        // and a heartbeat every second: each heartbeat's average differs by noise, enough to move
+        // the drawn bubble, and none of that may redraw the picture.
+        let still = try AgentProcess(brokerURL: broker.url, yaml: "level:\n  heartbeat_s: 1\n  min_interval_s: 1\n",
+                                     arguments: ["--sim-roll", "1", "--sim-noise-lsb", "0.2", "--sim-seed", "3"])
         let stillBubble = still.prefix + "/bubble"
         await observer.waitFor(stillBubble)
         try await Task.sleep(for: .seconds(1.5))
         let settled = observer.messages(on: stillBubble).count
         try await Task.sleep(for: .seconds(4))
         #expect(observer.messages(on: stillBubble).count == settled, "a still machine sent pictures")
+        #expect(observer.messages(on: still.prefix + "/state").count >= 4, "heartbeats went on meanwhile")
         #expect(still.send(SIGTERM)?.status == 0)
         await observer.stop()
     }

@@ -93,6 +93,28 @@ struct RulerServiceOverBrokerTests {
         #expect(agent.send(SIGTERM)?.status == 0)
     }
 
+    @Test func aReplyIsNeverSentOntoPlumbsOwnTopics() async throws {
+        let broker = try MosquittoBroker.start()
+        let agent = try AgentProcess(brokerURL: broker.url)
+        #expect(await agent.waitForLog("connected to the broker", timeout: 20), "\(agent.stderr)")
+        let client = try await Observer(port: broker.port, filter: "#", version: .v5)
+        let before = client.messages.count
+        // A client allowed only to send requests tries to make the agent zero another device.
+        try client.client.publish(agent.prefix + "/request/convert", payload: Array(#"{"value":1,"from":"m","to":"mm"}"#.utf8),
+                                  qos: .atLeastOnce, retain: false,
+                                  properties: MQTTPublishProperties(responseTopic: "plumb/other/command/zero",
+                                                                    correlationData: Array("c-7".utf8)))
+        let message = try #require(await client.waitFor(agent.prefix + "/response/convert", after: before))
+        let reply = try Self.reply(message.payloadString ?? "")
+        #expect(reply["code"] as? String == "bad_request")
+        #expect((reply["error"] as? String)?.contains("plumb/other/command/zero") == true)
+        #expect(message.correlationData == Array("c-7".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(client.messages(on: "plumb/other/command/zero").isEmpty)
+        await client.stop()
+        #expect(agent.send(SIGTERM)?.status == 0)
+    }
+
     @Test func fiftyConcurrentRequestersEachGetTheirOwnAnswer() async throws {
         let broker = try MosquittoBroker.start()
         let agent = try AgentProcess(brokerURL: broker.url, arguments: ["--sim-pitch", "1", "--sim-noise-lsb", "0"])

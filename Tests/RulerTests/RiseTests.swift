@@ -131,23 +131,25 @@ struct RiseTests {
         expectClose(rise.uncertainty.value, 2 * 1000 * 0.001, within: 1e-12)
     }
 
-    @Test("A level tilted 90° or more, or reading no gravity, cannot measure",
+    @Test("A level tilted 89° or more, or reading no gravity, cannot measure",
           arguments: [Vector3(x: 0, y: 0, z: -1), Vector3(x: 1, y: 0, z: 0), Vector3(x: 0, y: 0.5, z: -0.5),
-                      .zero, Vector3(x: .nan, y: 0, z: 1), Vector3(x: 0, y: 0, z: .infinity)])
+                      .zero, Vector3(x: .nan, y: 0, z: 1), Vector3(x: 0, y: 0, z: .infinity),
+                      // 89.5°: finite, but the slope and its uncertainty would mean nothing.
+                      Vector3(x: 0.9999619, y: 0, z: 0.0087265), Vector3(x: 0, y: 1, z: 1e-300)])
     func unmeasurable(gravity: Vector3) throws {
         let error = try #require(throws: RulerError.self) {
             try SurfaceTilt(levelGravity: gravity, standardError: .zero)
         }
         #expect(error.kind == .unmeasurable)
-        #expect(error.message.contains("within 90° of flat") || error.message.contains("retry in a few seconds"))
+        #expect(error.message.contains("within 89° of flat") || error.message.contains("retry in a few seconds"))
     }
 
-    @Test("Upside down says the level must be within 90° of flat, mounted as configured")
+    @Test("Upside down says the level must be within 89° of flat, mounted as configured")
     func upsideDownMessage() throws {
         let error = try #require(throws: RulerError.self) {
             try SurfaceTilt(levelGravity: Vector3(x: 0, y: 0, z: -1), standardError: .zero)
         }
-        #expect(error.message.contains("tilted 180° from flat; it must be within 90° of flat, mounted as configured"))
+        #expect(error.message.contains("tilted 180° from flat; it must be within 89° of flat, mounted as configured"))
     }
 
     @Test("A standard error that is negative or not finite is a faulty reading",
