@@ -16,6 +16,8 @@ import RulerService
 public final class RequestService: Sendable {
     /// Requests admitted but not answered yet; beyond this a request is answered `busy`.
     public static let queueCapacity = 64
+    /// Reply bytes a token pays for: a reply costs one more token per this many bytes.
+    public static let bytesPerToken = 64 * 1024
 
     private let topics: Topics
     /// `<base_topic>/` and `<discovery prefix>/`: where replies may not go.
@@ -97,8 +99,16 @@ public final class RequestService: Sendable {
             let needsReading = service == "rise" || service == "shim"
             let reading = needsReading ? await currentReading() : nil
             let answer = handler.reply(service: service, payload: message.payload, reading: reading)
-            reply(answer, to: message, service: service)
-            admission.withLock { $0.pending -= 1 }
+            let bytes = answer.bytes
+            reply(answer, bytes: bytes, to: message, service: service)
+            // A large reply costs a token per 64 KiB beyond the first: a flood of 20,000-tick
+            // rulers (1.2 MB each) is held to a few a second, not 200.
+            let extra = Double(bytes.count / Self.bytesPerToken)
+            let now = clock()
+            admission.withLock { state in
+                state.pending -= 1
+                if extra > 0 { state.bucket.charge(extra, at: now) }
+            }
             // A large ruler takes milliseconds to encode; let the agent's other work in between.
             await Task.yield()
         }
@@ -111,18 +121,20 @@ public final class RequestService: Sendable {
         enqueue.finish()
     }
 
-    private func reply(_ answer: ServiceReply, to request: MQTTMessage, service: String) {
+    private func reply(_ answer: ServiceReply, bytes: [UInt8]? = nil, to request: MQTTMessage, service: String) {
         let fallback = topics.response(service)
         var topic = request.responseTopic ?? fallback
         var answer = answer
+        var payload = bytes ?? answer.bytes
         if topic != fallback, let problem = responseTopicProblem(topic) {
             answer = .failure(.badRequest, problem, transaction: answer.transaction)
+            payload = answer.bytes
             topic = fallback
         }
         // The correlation data goes back wherever the reply goes: it is how an MQTT 5 client matches it.
         let properties = MQTTPublishProperties(correlationData: request.correlationData)
         do {
-            try mqtt.publish(topic, payload: answer.bytes, qos: request.qos, retain: false, properties: properties)
+            try mqtt.publish(topic, payload: payload, qos: request.qos, retain: false, properties: properties)
         } catch where error.code == .invalidTopic && topic != fallback {
             let problem = ServiceReply.failure(.badRequest, "the MQTT 5 response topic '\(topic)' cannot be published to"
                 + " (empty, or with + or #); give a plain topic.", transaction: answer.transaction)
@@ -130,7 +142,7 @@ public final class RequestService: Sendable {
         } catch where error.code == .payloadTooLarge {
             // Larger than the broker takes (a 20,000-tick ruler is over a megabyte): say so
             // rather than leave the requester waiting.
-            let problem = ServiceReply.failure(.tooLarge, "the reply is \(answer.bytes.count) bytes, more than the broker"
+            let problem = ServiceReply.failure(.tooLarge, "the reply is \(payload.count) bytes, more than the broker"
                 + " accepts; ask for fewer ticks (a shorter ruler, a larger unit or a coarser style).",
                 transaction: answer.transaction)
             try? mqtt.publish(topic, payload: problem.bytes, qos: request.qos, retain: false, properties: properties)

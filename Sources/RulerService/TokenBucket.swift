@@ -1,6 +1,7 @@
 /// Requests per second with bursts; time is passed in (seconds, monotonic).
 ///
-/// The bucket starts full. Each admitted request takes one token; tokens come back at
+/// The bucket starts full. Each admitted request takes one token (and a costly one more, with
+/// ``charge(_:at:)``); tokens come back at
 /// ``ratePerSecond`` up to ``burst``. Time going backwards adds nothing, so a clock step can't
 /// mint tokens.
 public struct TokenBucket: Sendable {
@@ -21,14 +22,27 @@ public struct TokenBucket: Sendable {
 
     /// Takes a token at time `now` (seconds); false, taking nothing, when the bucket is empty.
     public mutating func take(at now: Double) -> Bool {
-        if now.isFinite {
-            if let last, now > last {
-                tokens = min(burst, tokens + (now - last) * ratePerSecond)
-            }
-            if last.map({ now > $0 }) ?? true { last = now }
-        }
+        refill(at: now)
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// Charges `cost` more tokens at `now` for work already done (a large reply), going into
+    /// debt if need be: later requests are refused until the debt is refilled. The debt is
+    /// capped at ten seconds of refill, so one expensive request can't lock the service out for
+    /// long. A non-finite or negative cost charges nothing.
+    public mutating func charge(_ cost: Double, at now: Double) {
+        refill(at: now)
+        guard cost.isFinite, cost > 0 else { return }
+        tokens = max(tokens - cost, -10 * ratePerSecond)
+    }
+
+    private mutating func refill(at now: Double) {
+        guard now.isFinite else { return }
+        if let last, now > last {
+            tokens = min(burst, tokens + (now - last) * ratePerSecond)
+        }
+        if last.map({ now > $0 }) ?? true { last = now }
     }
 }

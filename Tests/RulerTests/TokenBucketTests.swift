@@ -17,6 +17,20 @@ struct TokenBucketTests {
         #expect(admissions(&bucket, at: [1000, 1000, 1000, 1000, 1000, 1000]) == [true, true, true, true, true, false])
     }
 
+    @Test("A costly request puts the bucket in debt, which later requests wait out; the debt is capped")
+    func chargeGoesIntoDebt() {
+        var bucket = TokenBucket(ratePerSecond: 4, burst: 4)
+        #expect(admissions(&bucket, at: [0]) == [true])
+        bucket.charge(7, at: 0)  // 4 − 1 − 7 = −4 tokens: one second of refill to reach 0
+        #expect(admissions(&bucket, at: [0.5, 1.0, 1.25]) == [false, false, true])
+        bucket.charge(.nan, at: 1.25)
+        bucket.charge(-3, at: 1.25)
+        #expect(admissions(&bucket, at: [1.5]) == [true])
+        // However costly, at most ten seconds of refill (40 tokens) are owed.
+        bucket.charge(1_000_000, at: 2)
+        #expect(admissions(&bucket, at: [11.75, 12.25]) == [false, true])
+    }
+
     @Test("Time going backwards adds nothing")
     func clockStepBack() {
         var bucket = TokenBucket(ratePerSecond: 1, burst: 1)

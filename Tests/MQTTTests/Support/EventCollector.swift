@@ -46,9 +46,11 @@ final class EventCollector: @unchecked Sendable {
         }
     }
 
+    // 20 s: the wait ends as soon as the event comes, and with the whole suite running on two
+    // cores (process-spawning tests hold the cooperative pool's threads) a connect can take seconds.
     /// Waits for the next `.connected` event and returns its connection.
     @discardableResult
-    func connected(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async
+    func connected(timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async
         -> MQTTConnection? {
         let event = await next("connected event", timeout: timeout, sourceLocation: sourceLocation) {
             if case .connected = $0 { true } else { false }
