@@ -41,7 +41,9 @@ final class Observer: Sendable {
             }
         }
         try client.start()
-        let deadline = Date().addingTimeInterval(5)
+        // Up to 20 s, ending as soon as it connects: with the whole suite running on two cores a
+        // connect can take seconds, and a subscriber that isn't there yet sees nothing.
+        let deadline = Date().addingTimeInterval(20)
         while connections.withLock({ $0 }) == 0 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -99,10 +101,10 @@ final class Observer: Sendable {
     func stop() async { await client.disconnect() }
 
     /// What the broker holds retained under `filter`: a fresh subscriber's view, collected for
-    /// half a second after it connects.
+    /// a second after it connects.
     static func retained(port: Int, filter: String) async throws -> [MQTTMessage] {
         let fresh = try await Observer(port: port, filter: filter)
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: .seconds(1))
         await fresh.stop()
         return fresh.messages.filter(\.retain)
     }
