@@ -74,7 +74,7 @@ final class AgentProcess: Sendable {
     /// Sends `signal` and waits up to `timeout` seconds for the exit.
     /// - Returns: the exit status and how long the exit took, or nil if it did not exit.
     @discardableResult
-    func send(_ signal: Int32, waitingUpTo timeout: Double = 5) -> (status: Int32, seconds: Double)? {
+    func send(_ signal: Int32, waitingUpTo timeout: Double = 10) -> (status: Int32, seconds: Double)? {
         let start = Date()
         kill(process.processIdentifier, signal)
         guard signal != SIGHUP else { return nil }
