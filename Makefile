@@ -39,7 +39,7 @@ run: build
 	@PLUMB_BIN=$(BIN) ./scripts/run-demo.sh
 
 test: deps toolchain
-	@./scripts/prepare-ha-validate.sh
+	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 

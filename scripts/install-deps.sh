@@ -15,7 +15,7 @@ declare -A check=(
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"
   [librsvg2-bin]="command -v rsvg-convert"
-  # ha-validate (../shared) puts Home Assistant into a virtualenv of its own.
+  # Tests/HAConformance puts Home Assistant into a virtualenv of its own.
   [python3]="command -v python3"
   [python3-venv]="python3 -c 'import venv, ensurepip'"
 )

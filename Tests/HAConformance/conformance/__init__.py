@@ -1,0 +1,1 @@
+"""Plumb's Home Assistant conformance check, in steps; see ../README.md."""
