@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps toolchain build run test bench clean help
+.PHONY: all deps deb-deps toolchain build run test bench deb test-deb check-deploy clean help
 
 all: build
 
@@ -19,6 +19,9 @@ help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
 	@echo "make bench  build a release and print the benchmark figures"
+	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
+	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
+	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -47,6 +50,21 @@ bench: deps toolchain
 	$(SWIFT) build -c release --product plumb --static-swift-stdlib
 	$(SWIFT) build -c release --product plumb-bench
 	.build/release/plumb-bench
+
+# The Debian package and its checks (README, 'Install on a Raspberry Pi'). Building needs
+# dpkg-dev as well; the checks lintian, python3-seccomp and more (scripts/install-deb-deps.sh).
+deb-deps:
+	@./scripts/install-deb-deps.sh
+
+deb: deps toolchain
+	@./scripts/install-deb-deps.sh build
+	@SWIFT=$(SWIFT) ./scripts/build-deb.sh
+
+test-deb: deb deb-deps
+	@./scripts/test-deb.sh
+
+check-deploy: deb deb-deps
+	@./scripts/check-deploy.sh
 
 clean:
 	$(SWIFT) package clean
