@@ -125,7 +125,7 @@ struct HomeAssistantOverBrokerTests {
             }
         }
         let result = try await HomeAssistantValidator.validate(lines: lines)
-        #expect(result.status == 0, "ha-validate:\n\(result.output)")
+        #expect(result.status == 0, "ha-conformance:\n\(result.output)")
         #expect(agent.send(SIGTERM)?.status == 0)
         await settings.stop()
         await observer.stop()
@@ -217,19 +217,20 @@ enum PlumbCommand {
     }
 }
 
-/// `../shared/ha-validate/ha-validate`: Home Assistant's own discovery schemas.
+/// `Tests/HAConformance/ha-conformance`: the project's check with Home Assistant's own code.
 enum HomeAssistantValidator {
     static var script: URL {
-        // Tests/AgentTests/<file> → the package root → its sibling `shared`.
+        // Tests/AgentTests/<file> → the package root → Tests/HAConformance.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/ha-validate/ha-validate")
+            .deletingLastPathComponent()
+            .appendingPathComponent("Tests/HAConformance/ha-conformance")
     }
 
-    /// Validates JSON lines `{"topic":…,"payload":…}`; returns the exit status and the report.
+    /// Checks JSON lines `{"topic":…,"payload":…}`; returns the exit status (0 only with no error
+    /// and no warning: `--strict`) and the report, a line per finding.
     static func validate(lines: [String]) async throws -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            Issue.record("ha-validate is missing at \(script.path): the checkout needs ../shared beside it")
+            Issue.record("ha-conformance is missing at \(script.path): restore it with git checkout -- Tests/HAConformance")
             return (2, "")
         }
         // On a thread of its own: Home Assistant takes seconds to load, and a blocked thread of
@@ -242,7 +243,7 @@ enum HomeAssistantValidator {
     private static func validateBlocking(lines: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = script
-        process.arguments = ["--stdin"]
+        process.arguments = ["check", "--strict", "--text"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

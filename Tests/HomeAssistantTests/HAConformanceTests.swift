@@ -4,37 +4,54 @@ import HomeAssistant
 import PlumbDomain
 import Testing
 
-/// Home Assistant's own schemas, through `../shared/ha-validate/ha-validate` (the same layout in
-/// CI). Its first run installs Home Assistant into ~/.cache, which can take two minutes.
-@Suite("Discovery: Home Assistant's own schemas accept every message")
-struct HAValidateTests {
+/// Home Assistant's own code, through the project's check in `Tests/HAConformance` (see its
+/// README). Its first run installs Home Assistant into ~/.cache/plumb, which takes about two
+/// minutes; `make test` does that beforehand (scripts/prepare-ha-conformance.sh).
+@Suite("Discovery: Home Assistant's own code accepts every message")
+struct HAConformanceTests {
     struct Line: Encodable {
         var topic: String
         var payload: String
     }
 
+    /// The parts of the checker's JSON report that the tests read.
     struct Report: Decodable {
-        struct Result: Decodable {
-            var topic: String
-            var valid: Bool
-            var errors: [String]
-            var warnings: [String]
+        struct Finding: Decodable {
+            var severity: String
+            var code: String
+            var message: String
+            var `where`: String?
         }
 
-        var haVersion: String
-        var results: [Result]
+        struct Message: Decodable {
+            var line: Int
+            var topic: String
+            var conforms: Bool
+            var findings: [Finding]
+        }
+
+        var homeAssistant: String
+        var messages: [Message]
 
         enum CodingKeys: String, CodingKey {
-            case haVersion = "ha_version"
-            case results
+            case homeAssistant = "home_assistant"
+            case messages
         }
     }
 
-    static let script = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/ha-validate/ha-validate").standardizedFileURL
+    /// `Tests/HAConformance/ha-conformance`, inside the package.
+    static let checker = packageRoot.appendingPathComponent("Tests/HAConformance/ha-conformance")
 
-    static let control = Line(topic: "homeassistant/sensor/plumb_control/tilt/config", payload: #"""
+    /// Refused by Home Assistant (there is no `angle` device class): a check that checked
+    /// nothing could not pass this test.
+    static let refused = Line(topic: "homeassistant/sensor/plumb_control/tilt/config", payload: #"""
         {"name":"Tilt","state_topic":"plumb/control/state","unique_id":"plumb_control_tilt","device_class":"angle"}
+        """#)
+
+    /// Accepted, but with a key Home Assistant drops without a word: the warnings the test
+    /// demands none of must be real.
+    static let dropped = Line(topic: "homeassistant/sensor/plumb_control/roll/config", payload: #"""
+        {"name":"Roll","state_topic":"plumb/control/state","unique_id":"plumb_control_roll","colour":"red"}
         """#)
 
     /// Every mount kind × every angle unit × with and without a configuration URL.
@@ -51,12 +68,12 @@ struct HAValidateTests {
         return messages
     }
 
-    @Test("ha-validate finds no error and no warning in any combination of mount, unit and configuration URL")
-    func everyCombinationIsValid() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.script.path) else {
+    @Test("no error and no warning in any combination of mount, unit and configuration URL")
+    func everyCombinationConforms() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.checker.path) else {
             Issue.record("""
-                ha-validate is missing: expected an executable at \(Self.script.path) \
-                (the shared tools sit beside the package, in ../shared/ha-validate).
+                the conformance check is missing: expected an executable at \(Self.checker.path); \
+                restore it with git checkout -- Tests/HAConformance
                 """)
             return
         }
@@ -64,39 +81,47 @@ struct HAValidateTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var input = Data()
-        for message in messages {
-            input += try encoder.encode(Line(topic: message.topic, payload: String(decoding: message.payload, as: UTF8.self)))
-            input += Data("\n".utf8)
+        for line in messages.map({ Line(topic: $0.topic, payload: String(decoding: $0.payload, as: UTF8.self)) })
+            + [Self.refused, Self.dropped] {
+            input += try encoder.encode(line) + Data("\n".utf8)
         }
-        // A control that Home Assistant refuses (there is no angle device class), so a validator
-        // that checked nothing could not pass this test.
-        input += try encoder.encode(Self.control) + Data("\n".utf8)
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let script = Self.script
+        let checker = Self.checker
         let stdin = input
-        let result = try await offThePool { try run(script, ["--stdin", "--json", "-q"], input: stdin, in: directory) }
-        let output = String(decoding: result.stdout, as: UTF8.self)
+        let result = try await offThePool { try run(checker, ["check"], input: stdin, in: directory) }
         let report: Report
         do {
             report = try JSONDecoder().decode(Report.self, from: result.stdout)
         } catch {
-            Issue.record("ha-validate exited \(result.status) without a JSON report.\nstdout:\n\(output)\nstderr:\n\(result.stderr)")
+            Issue.record("""
+                ha-conformance exited \(result.status) without a JSON report (\(error)).
+                stdout:
+                \(String(decoding: result.stdout, as: UTF8.self))
+                stderr:
+                \(result.stderr)
+                """)
             return
         }
-        #expect(report.results.count == messages.count + 1)
-        let control = report.results.last { $0.topic == Self.control.topic }
-        #expect(control?.valid == false, "ha-validate accepted the invalid control message: it checks nothing")
-        let findings = report.results.filter { $0.topic != Self.control.topic && (!$0.valid || !$0.warnings.isEmpty) }.map { result in
-            (["\(result.valid ? "VALID with warnings" : "INVALID") \(result.topic)"]
-                + result.errors.map { "  ERROR: \($0)" } + result.warnings.map { "  WARN: \($0)" })
+        #expect(report.messages.count == messages.count + 2)
+        let controls = [Self.refused.topic, Self.dropped.topic]
+        let refused = report.messages.first { $0.topic == Self.refused.topic }
+        #expect(refused?.conforms == false && refused?.findings.contains { $0.code == "schema" } == true,
+                "ha-conformance accepted a message Home Assistant refuses: it checks nothing")
+        let dropped = report.messages.first { $0.topic == Self.dropped.topic }
+        #expect(dropped?.conforms == true && dropped?.findings.contains { $0.code == "dropped-key" } == true,
+                "ha-conformance did not warn about a key Home Assistant drops: its warnings mean nothing")
+        let findings = report.messages.filter { !controls.contains($0.topic) }.compactMap { message -> String? in
+            let serious = message.findings.filter { $0.severity != "note" }
+            guard !serious.isEmpty else { return nil }
+            return ([message.topic] + serious.map { "  \($0.severity) \($0.code): \($0.where.map { "[\($0)] " } ?? "")\($0.message)" })
                 .joined(separator: "\n")
         }
         // Many combinations repeat the same finding: show each once.
         var seen = Set<String>()
         let distinct = findings.filter { seen.insert($0).inserted }
-        #expect(distinct.isEmpty, "Home Assistant \(report.haVersion) says:\n\(distinct.joined(separator: "\n"))")
-        // 1: at least one message (the control) is invalid.
-        #expect(result.status == 1, "ha-validate exited \(result.status): \(result.stderr)")
+        #expect(distinct.isEmpty, "Home Assistant \(report.homeAssistant) says:\n\(distinct.joined(separator: "\n"))")
+        // 1: at least one message (the refused control) does not conform.
+        #expect(result.status == 1, "ha-conformance exited \(result.status): \(result.stderr)")
     }
 }
