@@ -19,6 +19,8 @@ arch=$(dpkg --print-architecture)
 deb=${1:-$(ls .build/deb/plumb_*_"$arch".deb 2>/dev/null | head -n1 || true)}
 
 say() { printf '== %s\n' "$*"; }
+# systemd-run, systemctl and /run need root; a user (make check-deploy on the Pi) goes through sudo.
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 fail() { printf 'check-deploy: error: %s\n' "$*" >&2; exit 1; }
 indent() { sed 's/^/    | /'; }
 failures=0
@@ -122,11 +124,11 @@ if [[ -d /run/systemd/system ]]; then
     start_broker
     # ProtectHome and PrivateTmp hide a checkout in /home or /tmp: the binary and config go to
     # /run, which the sandbox keeps (read-only).
-    run_dir=$(mktemp -d /run/plumb-check.XXXXXX)
-    trap 'cleanup; rm -rf "$run_dir"' EXIT
-    install -m 0755 "$root/usr/bin/plumb" "$run_dir/plumb"
-    install -m 0644 "$root/etc/plumb/plumb.yaml" "$run_dir/plumb.yaml"
-    chmod 0755 "$run_dir"
+    run_dir=$(as_root mktemp -d /run/plumb-check.XXXXXX)
+    trap 'cleanup; as_root rm -rf "$run_dir"' EXIT
+    as_root install -m 0755 "$root/usr/bin/plumb" "$run_dir/plumb"
+    as_root install -m 0644 "$root/etc/plumb/plumb.yaml" "$run_dir/plumb.yaml"
+    as_root chmod 0755 "$run_dir"
     mapfile -t props < <(sandbox_properties)
     if getent passwd plumb >/dev/null; then user=(-p User=plumb -p Group=plumb); else
         echo "    (no user plumb here, the package isn't installed: running as nobody)"
@@ -139,22 +141,22 @@ if [[ -d /run/systemd/system ]]; then
         else url="mqtt://[::1]:$port6"; host=::1; port=$port6; fi
         watch_status "$name" "$port" "$host"
         # A state directory of its own, so a real /var/lib/plumb is never touched.
-        systemd-run --wait --pipe --quiet --collect --unit="plumb-check-$name-$$" \
+        as_root systemd-run --wait --pipe --quiet --collect --unit="plumb-check-$name-$$" \
             --service-type=notify "${props[@]}" "${user[@]}" -p StateDirectory=plumb-check \
             "$run_dir/plumb" run --config "$run_dir/plumb.yaml" --sensor sim --broker "$url" \
             --device-id "$name" --state-dir /var/lib/plumb-check \
             </dev/null >"$work/$name.log" 2>&1 &
         runner=$!
         sleep 5
-        systemctl stop "plumb-check-$name-$$.service" || true
+        as_root systemctl stop "plumb-check-$name-$$.service" || true
         rc=0; wait "$runner" || rc=$?
         expect_run "$name" "$rc"
     done
-    rm -rf /var/lib/plumb-check
+    as_root rm -rf /var/lib/plumb-check
     # DevicePolicy=closed with DeviceAllow=char-i2c: the agent must still open the bus.
     for bus in /dev/i2c-*; do
         [[ -e $bus ]] || continue
-        out=$(systemd-run --wait --pipe --quiet --collect "${props[@]}" "${user[@]}" \
+        out=$(as_root systemd-run --wait --pipe --quiet --collect "${props[@]}" "${user[@]}" \
             "$run_dir/plumb" probe --bus "$bus" </dev/null 2>&1 || true)
         printf '%s\n' "$out" | indent
         if grep -qi 'not permitted\|permission denied\|EPERM\|EACCES' <<<"$out"; then
@@ -173,7 +175,15 @@ else
         echo "    (SystemCallFilter, SystemCallArchitectures, RestrictAddressFamilies, MemoryDenyWriteExecute,"
         echo "    LockPersonality, NoNewPrivileges; not the mounts, the device cgroup or the other namespaces)"
         start_broker
-        install -d -o nobody -m 0700 "$work/state"
+        # As nobody without capabilities, like User= and CapabilityBoundingSet=; a user running
+        # this stays themselves (and has none anyway).
+        if [[ $(id -u) -eq 0 ]]; then
+            install -d -o nobody -m 0700 "$work/state"
+            drop=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all)
+        else
+            install -d -m 0700 "$work/state"
+            drop=()
+        fi
         # sd_notify's socket, as systemd would give: READY=1 must arrive through the filters.
         /usr/bin/python3 -c '
 import socket, sys
@@ -191,8 +201,7 @@ with open(sys.argv[2], "w") as out:
             if [[ $family == 4 ]]; then url="mqtt://127.0.0.1:$port4"; host=127.0.0.1; port=$port4
             else url="mqtt://[::1]:$port6"; host=::1; port=$port6; fi
             watch_status "$name" "$port" "$host"
-            NOTIFY_SOCKET="$work/notify" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-                --inh-caps=-all --bounding-set=-all \
+            NOTIFY_SOCKET="$work/notify" "${drop[@]}" \
                 /usr/bin/python3 scripts/seccomp-run.py "$unit" -- \
                 "$root/usr/bin/plumb" run --config "$root/etc/plumb/plumb.yaml" --sensor sim \
                 --broker "$url" --device-id "$name" --state-dir "$work/state" \
