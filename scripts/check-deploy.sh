@@ -112,6 +112,22 @@ expect_run() {
         failures=$((failures + 1))
     fi
 }
+# change_setting NAME PORT HOST: a live setting changed over MQTT, which the agent saves in its
+# state directory (settings.json): the sandbox must let it write there.
+change_setting() {
+    sleep 3
+    mosquitto_pub -h "$3" -p "$2" -t "plumb/$1/config/heartbeat_s/set" -m 10
+    sleep 2
+}
+# expect_saved NAME FILE: the setting reached the state directory.
+expect_saved() {
+    if "${@:3}" test -s "$2"; then
+        echo "check-deploy: $1: the changed setting was saved in $2: ok"
+    else
+        echo "check-deploy: $1: no $2: the agent could not write its state directory"
+        failures=$((failures + 1))
+    fi
+}
 # The [Service] settings that make up the sandbox, as systemd-run -p arguments.
 sandbox_properties() {
     sed -n '/^\[Service\]/,/^\[/p' "$unit" | grep -E '^[A-Za-z]+=' | grep -Ev \
@@ -147,12 +163,13 @@ if [[ -d /run/systemd/system ]]; then
             --device-id "$name" --state-dir /var/lib/plumb-check \
             </dev/null >"$work/$name.log" 2>&1 &
         runner=$!
-        sleep 5
+        change_setting "$name" "$port" "$host"
         as_root systemctl stop "plumb-check-$name-$$.service" || true
         rc=0; wait "$runner" || rc=$?
         expect_run "$name" "$rc"
+        expect_saved "$name" /var/lib/plumb-check/settings.json as_root
+        as_root rm -rf /var/lib/plumb-check
     done
-    as_root rm -rf /var/lib/plumb-check
     # DevicePolicy=closed with DeviceAllow=char-i2c: the agent must still open the bus.
     for bus in /dev/i2c-*; do
         [[ -e $bus ]] || continue
@@ -207,10 +224,12 @@ with open(sys.argv[2], "w") as out:
                 --broker "$url" --device-id "$name" --state-dir "$work/state" \
                 </dev/null >"$work/$name.log" 2>&1 &
             agent=$!
-            sleep 5
+            change_setting "$name" "$port" "$host"
             kill -TERM "$agent" 2>/dev/null || true
             rc=0; wait "$agent" || rc=$?
             expect_run "$name" "$rc"
+            expect_saved "$name" "$work/state/settings.json"
+            rm -f "$work/state/settings.json"
         done
         if grep -qx 'READY=1' "$work/notify.log"; then
             echo "check-deploy: sd_notify READY=1 arrived through the filters: ok"
