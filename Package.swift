@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
         // MARK: Network and settings
-        .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbSync"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
         .target(name: "Configuration", dependencies: ["CYAML", "PlumbDomain", "I2C"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out

@@ -1,3 +1,5 @@
+import PlumbDomain
+
 /// A failed MQTT operation or connection attempt: what went wrong, with which broker, and what a
 /// person should do about it.
 ///
@@ -64,7 +66,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One paragraph: the failure, then what to do.
     public var description: String {
         let at = broker.map { " (broker \($0))" } ?? ""
-        return "\(Self.summary(code))\(at): \(reason). \(advice)"
+        return Sentences.join("\(Self.summary(code))\(at): \(reason)", advice)
     }
 
     private static func summary(_ code: Code) -> String {

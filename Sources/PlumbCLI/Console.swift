@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlumbDomain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,7 @@ extension Console {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CommandFailure("cannot write \(path): \(error). Check the folder exists and is writable.")
+            throw CommandFailure(Sentences.join("cannot write \(path): \(error)", "Check the folder exists and is writable."))
         }
         self.error("wrote \(path)")
     }

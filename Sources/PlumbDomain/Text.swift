@@ -33,3 +33,20 @@ extension String {
         return result
     }
 }
+
+/// Messages made of sentences from different places (an error's reason, its advice, what the
+/// agent does next), joined so each ends with exactly one full stop whether or not its source
+/// wrote one: libmosquitto's "The connection was lost." does, a kernel's "ECONNREFUSED" doesn't.
+public enum Sentences {
+    /// The parts, trimmed, each ended with `.` unless it already ends with `.`, `!` or `?`,
+    /// joined by one space; empty parts are left out.
+    public static func join(_ parts: [String]) -> String {
+        parts.map { String($0.trimmingWhitespace) }.filter { !$0.isEmpty }.map { part in
+            guard let last = part.last, !".!?".contains(last) else { return part }
+            return part + "."
+        }.joined(separator: " ")
+    }
+
+    /// ``join(_:)`` for a fixed list of parts.
+    public static func join(_ parts: String...) -> String { join(parts) }
+}

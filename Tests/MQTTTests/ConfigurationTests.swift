@@ -67,6 +67,16 @@ struct ConfigurationTests {
         #expect(error.map { $0.broker == "h:1883" } ?? true)
     }
 
+    @Test("A reason that ends with a full stop gets no second one before the advice")
+    func descriptionSentences() {
+        // libmosquitto's own text for MOSQ_ERR_CONN_LOST ends with a full stop.
+        let lost = MQTTError(code: .connectionLost, reason: "The connection was lost.", broker: "broker:1883")
+        #expect(!lost.description.contains(".."), "\(lost.description)")
+        #expect(lost.description.contains("The connection was lost. The client reconnects"))
+        let refused = MQTTError(code: .connectionRefused, reason: "ECONNREFUSED", broker: "broker:1883")
+        #expect(refused.description.contains("ECONNREFUSED. Is mosquitto running"))
+    }
+
     @Test("Socket errors map to codes with advice")
     func errnoMapping() {
         let context = MQTTError.Context(MQTTConfiguration(host: "broker", port: 1883, clientID: "c"))
