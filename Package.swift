@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "PlumbDomain"]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
+            "Agent", "Configuration", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
             "SimulatedADXL345", "Accelerometers", "Sampling",
         ]),
     ]

@@ -27,16 +27,43 @@ extension AgentCore {
     // MARK: Discovery
 
     /// Publishes the discovery configs that differ from what was last published (all of them
-    /// after `force`), retained. A changed angle unit thereby re-sends the angle sensors with
-    /// the new unit, and nothing else.
+    /// after `force`), retained, after clearing the ones last published that the settings no
+    /// longer publish.
+    ///
+    /// A changed angle unit thereby removes the old unit's three sensors from Home Assistant (an
+    /// empty retained config) and adds the new unit's three, and sends nothing else: each unit is
+    /// an entity of its own (see `Discovery.angleObjectID`).
     func publishDiscovery(force: Bool) {
         guard let homeAssistant, connected, !stopping else { return }
         let messages = Discovery.messages(prefix: homeAssistant.prefix, topics: topics, device: homeAssistant.device,
                                           settings: settings)
+        let current = Set(messages.map(\.topic))
+        // Removals first, so Home Assistant drops the old unit's entities before it adds the new ones.
+        for topic in publishedDiscovery.keys.sorted() where !current.contains(topic) {
+            publish(topic, [], retain: true, qos: .atLeastOnce)
+            publishedDiscovery[topic] = nil
+        }
         for message in messages where force || publishedDiscovery[message.topic] != message.payload {
             publish(message.topic, message.payload, retain: true, qos: .atLeastOnce)
             publishedDiscovery[message.topic] = message.payload
         }
+    }
+
+    /// Clears, once per connect and before the configs, the discovery topics a run in another
+    /// angle unit or an older version may have left retained (`Discovery.staleRemovals`).
+    ///
+    /// Nine small empty messages, where watching the device's discovery filter instead would make
+    /// the agent a subscriber to its own configs: every config it publishes (twenty-odd at each
+    /// connect and Home Assistant restart) would come back to it, and it could never tell when
+    /// the broker had delivered all the retained ones.
+    func clearStaleDiscovery() {
+        guard let homeAssistant, connected, !stopping else { return }
+        for message in Discovery.staleRemovals(prefix: homeAssistant.prefix, deviceID: homeAssistant.device.id,
+                                               settings: settings) {
+            publish(message.topic, message.payload, retain: true, qos: .atLeastOnce)
+        }
+        // Everything the settings don't publish is cleared now, whatever was published before.
+        publishedDiscovery = [:]
     }
 
     /// Home Assistant said `online` (it started): after a random 1–5 s, discovery and then the
@@ -60,7 +87,7 @@ extension AgentCore {
         publishConfig()
         publishLevel()
         publishState(reason: "home assistant")
-        publishHealth(at: clock())
+        if healthIsReady { publishHealth(at: clock()) }
         bubbleNeedsSending = true
     }
 

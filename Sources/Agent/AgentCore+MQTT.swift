@@ -16,7 +16,7 @@ extension AgentCore {
             publishBirth()
         case .disconnected(let error):
             connected = false
-            if let error, !stopping { log.warning("lost the broker: \(error). Reconnecting with backoff.") }
+            if let error, !stopping { log.warning(Sentences.join("lost the broker: \(error)", "Reconnecting with backoff.")) }
         case .connectionFailed(let error):
             connected = false
             log.warning("cannot reach the broker: \(error)")
@@ -29,6 +29,7 @@ extension AgentCore {
     /// events queued while away, then health (so its queue counts are the ones after the flush).
     func publishBirth() {
         // Discovery first: Home Assistant creates the entities, then hears them come online.
+        clearStaleDiscovery()
         publishDiscovery(force: true)
         bubbleNeedsSending = true
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
@@ -36,7 +37,8 @@ extension AgentCore {
         publishLevel()
         publishState(reason: "birth")
         flushEvents()
-        publishHealth(at: clock())
+        // Not before the first rate measurement: a health message then would report 0 Hz.
+        if healthIsReady { publishHealth(at: clock()) }
     }
 
     // MARK: Publications
@@ -68,25 +70,6 @@ extension AgentCore {
 
     func publishConfig() {
         publish(topics.config, settings.encodedEffectiveConfig(), retain: true)
-    }
-
-    func publishHealth(at now: Double) {
-        let elapsed = now - lastHealth
-        let rate = elapsed.isFinite && elapsed > 0 ? Double(samplesDelivered - lastHealthSamples) / elapsed : 0
-        lastHealth = now
-        lastHealthSamples = samplesDelivered
-        let health: [String: JSONValue] = [
-            "uptime_s": .integer(Int(now - startTime)),
-            "samples": .integer(samplesDelivered),
-            "sample_rate_hz": .number(rate.rounded(toDecimals: 1)),
-            "dropped": .integer(overruns),
-            "i2c_errors": .integer(sampling.i2cErrors),
-            "reconnects": .integer(max(0, connections - 1)),
-            "queued_events": .integer(events.count),
-            "dropped_events": .integer(events.dropped),
-            "version": .string(version),
-        ]
-        publish(topics.health, JSONValue.object(health).bytes, retain: true)
     }
 
     /// Sends an event now, or keeps it for after the reconnect.

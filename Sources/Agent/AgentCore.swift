@@ -47,9 +47,13 @@ public actor AgentCore {
     var connections = 0
     var seq = 0
     var events: BoundedQueue<AgentEvent>
+    /// When `P/health` was last sent, and whether it ever was (the first waits for a rate).
     var lastHealth = -Double.infinity
-    var lastHealthSamples = 0
+    var healthSent = false
     var samplesDelivered = 0
+    /// The sample counter where the current rate measurement starts, and at the last reading.
+    var rateMark: SampleCount?
+    var latestSampleCount: SampleCount?
     var overruns = 0
     var stopping = false
     /// When the last block reached the average, for the age of a reading.
@@ -104,15 +108,17 @@ public actor AgentCore {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensorOK = true
+            restartRateMeasurement()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensorOK = true
+            restartRateMeasurement()
             sensorFaultMessage = nil
             emit(AgentEvent(type: "sensor_recovered", details: [:]))
             policy.force()
         case .fault(let message, let retryIn):
             if sensorFaultMessage == nil {
-                log.error("sensor fault: \(message) Retrying in \(retryIn) s, backing off to 30 s.")
+                log.error(Sentences.join("sensor fault: \(message)", "Retrying in \(retryIn) s, backing off to 30 s."))
                 emit(AgentEvent(type: "sensor_fault", details: ["error": .string(message)]))
                 sensorOK = false
                 sensorFaultMessage = message
@@ -127,8 +133,8 @@ public actor AgentCore {
                 log.debug("sensor still faulty: \(message)")
             }
         case .reading(let reading, let statistics):
-            samplesDelivered = statistics.samples
             overruns = statistics.overruns
+            countSamples(statistics.samples, at: clock())
             let root = Double(max(1, reading.samples)).squareRoot()
             lastBlockStandardError = Vector3(x: reading.spread.x / root, y: reading.spread.y / root, z: reading.spread.z / root)
             ingest(reading.gravity)
@@ -191,9 +197,7 @@ public actor AgentCore {
         } else if now - policy.lastPublishTime >= settings.heartbeatS {
             publishState(reason: "heartbeat")
         }
-        if now - lastHealth >= Self.healthInterval {
-            publishHealth(at: now)
-        }
+        publishHealthIfDue(at: now)
         publishBubbleIfChanged(at: now)
         flushEvents()
     }

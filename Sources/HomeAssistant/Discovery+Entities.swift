@@ -5,7 +5,7 @@ import PlumbDomain
 struct DiscoveryEntity: Sendable, Equatable {
     /// The Home Assistant platform: `sensor`, `binary_sensor`, `number`, `select`, `button`, `image`.
     var component: String
-    /// The object id in the topic and the unique id: `tilt`, `level_tolerance`, …
+    /// The object id in the topic and the unique id: `tilt_deg`, `level_tolerance`, …
     var objectID: String
     var options: [String: JSONValue]
 }
@@ -26,14 +26,25 @@ extension Discovery {
         return named.contains(current.name) ? named : named + [current.name]
     }
 
+    /// The angle sensors: the key in `P/state` and the entity name before its unit.
+    static let angleSensors = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")]
+
+    /// `Tilt (mm per m)`: the name carries the unit because Home Assistant derives the entity id
+    /// from the name (`sensor.<device>_tilt_mm_per_m`, the object id's words). Each unit is its
+    /// own entity, and Home Assistant keys long-term statistics by entity id: with one name for
+    /// every unit, a new unit's entity would inherit the old one's id, and its statistics.
+    static func angleEntityName(_ name: String, unit: AngleUnit) -> String {
+        "\(name) (\(unit.rawValue.split(separator: "_").joined(separator: " ")))"
+    }
+
     /// Every entity, in publishing order: readings, level and alarm, settings, commands,
     /// diagnostics, the picture.
     static func entities(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
         let stateExpiry = JSONValue.integer(stateExpiryS(heartbeatS: settings.heartbeatS))
-        var list: [DiscoveryEntity] = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")].map { key, name in
+        var list: [DiscoveryEntity] = angleSensors.map { key, name in
             // No device_class: Home Assistant has no angle class, and a slope unit isn't one either.
-            DiscoveryEntity(component: "sensor", objectID: key, options: [
-                "name": .string(name),
+            DiscoveryEntity(component: "sensor", objectID: angleObjectID(key, unit: settings.angleUnit), options: [
+                "name": .string(angleEntityName(name, unit: settings.angleUnit)),
                 "icon": .string("mdi:angle-acute"),
                 "state_topic": .string(topics.state),
                 // A null angle (sensor fault, or ≥ 90° in a slope unit) renders `None`, which Home

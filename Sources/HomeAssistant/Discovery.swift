@@ -4,7 +4,8 @@ import PlumbDomain
 /// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.
 ///
 /// Topics are `<prefix>/<component>/plumb_<device_id>/<object_id>/config`; unique ids are
-/// `plumb_<device_id>_<object_id>`. Every entity carries the availability topic `P/status`
+/// `plumb_<device_id>_<object_id>`. The angle sensors' object ids carry the unit (see
+/// ``angleObjectID(_:unit:)``). Every entity carries the availability topic `P/status`
 /// (`online`/`offline`), the `device` block and the `origin` block, with full key names (no
 /// abbreviations), short entity names (Home Assistant prefixes the device name) and neither
 /// `object_id` nor `default_entity_id`, so Home Assistant derives entity ids itself.
@@ -74,20 +75,62 @@ public enum Discovery {
         "\(prefix)/+/\(nodeID(deviceID: deviceID))/+/config"
     }
 
-    /// An empty retained message for every entity this version publishes: removes them from Home
-    /// Assistant without a subscription. ``topicFilter(prefix:deviceID:)`` finds older ones too.
+    /// An empty retained message for every discovery topic this version publishes in any setting
+    /// (the angle sensors in every unit) and for the unit-less angle sensors of older versions:
+    /// removes them all from Home Assistant without a subscription. ``topicFilter(prefix:deviceID:)``
+    /// finds anything else an older version left.
     public static func removals(prefix: String, deviceID: String) -> [DiscoveryMessage] {
-        // The entity list does not depend on the settings, only some payloads do.
-        entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: LiveSettings()).map {
-            DiscoveryMessage(topic: topic(prefix: prefix, component: $0.component, deviceID: deviceID,
-                                          objectID: $0.objectID), payload: [])
+        // Only the angle sensors' object ids depend on the settings (on the unit); for the rest the
+        // defaults give every topic.
+        let defaults = LiveSettings()
+        let defaultAngles = Set(angleSensors.map { angleObjectID($0.0, unit: defaults.angleUnit) })
+        let others = entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: defaults)
+            .filter { !defaultAngles.contains($0.objectID) }
+        var topicsToClear = others.map {
+            topic(prefix: prefix, component: $0.component, deviceID: deviceID, objectID: $0.objectID)
         }
+        for unit in AngleUnit.allCases {
+            topicsToClear += angleSensors.map { angleTopic(prefix: prefix, deviceID: deviceID, objectID: angleObjectID($0.0, unit: unit)) }
+        }
+        topicsToClear += legacyAngleObjectIDs.map { angleTopic(prefix: prefix, deviceID: deviceID, objectID: $0) }
+        return topicsToClear.map { DiscoveryMessage(topic: $0, payload: []) }
     }
 
+    /// The ``removals(prefix:deviceID:)`` that `settings` do not publish: the angle sensors of the
+    /// other units and of older versions. The agent sends them once per connect, so a sensor left
+    /// retained by a run in another unit (or by an older version) disappears from Home Assistant
+    /// instead of lingering unavailable beside the current one.
+    public static func staleRemovals(prefix: String, deviceID: String, settings: LiveSettings) -> [DiscoveryMessage] {
+        let current = Set(entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: settings).map {
+            topic(prefix: prefix, component: $0.component, deviceID: deviceID, objectID: $0.objectID)
+        })
+        return removals(prefix: prefix, deviceID: deviceID).filter { !current.contains($0.topic) }
+    }
+
+    /// `tilt_deg`, `roll_mm_per_m`, …: an angle sensor's object id carries its unit, because each
+    /// unit is an entity of its own.
+    ///
+    /// Home Assistant has no conversion between `°`, `%`, `mm/m` and `in/ft` (there is no angle
+    /// device class), and it refreshes an entity's unit and display precision in its registry only
+    /// when the entity is added. So a unit change removes the old unit's sensors (an empty retained
+    /// config) and adds the new unit's: they show the right unit at once, and each unit keeps
+    /// statistics of its own.
+    public static func angleObjectID(_ angle: String, unit: AngleUnit) -> String {
+        angle + "_" + unit.rawValue
+    }
+
+    /// The angle sensors' object ids before they carried the unit: cleared, never published.
+    public static let legacyAngleObjectIDs = ["tilt", "roll", "pitch"]
+
     /// `plumb_<device_id>_<object_id>`: the entity's `unique_id`, stable across restarts and
-    /// setting changes, so Home Assistant keeps its history and the user's customisations.
+    /// setting changes (the angle sensors' object ids follow the unit), so Home Assistant keeps
+    /// its history and the user's customisations.
     public static func uniqueID(deviceID: String, objectID: String) -> String {
         nodeID(deviceID: deviceID) + "_" + objectID
+    }
+
+    static func angleTopic(prefix: String, deviceID: String, objectID: String) -> String {
+        topic(prefix: prefix, component: "sensor", deviceID: deviceID, objectID: objectID)
     }
 
     /// `plumb_<device_id>`: the node id in discovery topics and the device's identifier.

@@ -27,20 +27,23 @@ struct AgentCoreTests {
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-core-\(UUID().uuidString)").path
 
-        init(settingsJSON: String = #"{"level_dwell_s": 0, "average_window_s": 0.1}"#) throws {
+        init(settingsJSON: String = #"{"level_dwell_s": 0, "average_window_s": 0.1}"#,
+             homeAssistant: HomeAssistantOptions? = nil) throws {
             let settings = try LiveSettings().applying(json: Array(settingsJSON.utf8))
             let sampling = SamplingService(rateHz: 100, rangeG: 16) { throw SensorError.invalidSetting("unused") }
             let clock = clock
             core = AgentCore(topics: topics, mqtt: mqtt, store: StateStore(directory: directory), sampling: sampling,
                              defaults: settings, settings: settings, settingsFromMQTT: false, zeroGravity: nil,
-                             log: AgentLog(level: .error), version: "test", clock: { clock.now() })
+                             log: AgentLog(level: .error), version: "test", homeAssistant: homeAssistant,
+                             clock: { clock.now() })
         }
 
-        func feed(roll degrees: Double) async {
+        func feed(roll degrees: Double, samplesSoFar: Int = 0) async {
             clock.advance(0.1)
             let gravity = Attitude.gravity(roll: Angle(degrees: degrees), pitch: .zero)
-            await core.handle(.reading(Reading(gravity: gravity, samples: 10, time: clock.now()),
-                                       statistics: SamplerStatistics()))
+            var statistics = SamplerStatistics()
+            statistics.samples = samplesSoFar
+            await core.handle(.reading(Reading(gravity: gravity, samples: 10, time: clock.now()), statistics: statistics))
         }
 
         func connect() async {

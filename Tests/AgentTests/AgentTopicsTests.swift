@@ -36,6 +36,27 @@ struct AgentTopicsTests {
         await observer.stop()
     }
 
+    @Test func theFirstHealthComesSecondsAfterOnlineWithTheMeasuredRate() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: "sensor:\n  sample_rate_hz: 50\n")
+        let p = agent.prefix
+        await observer.waitFor(p + "/status") { $0.payloadString == "online" }
+        let online = try #require(observer.arrivals(on: p + "/status").first?.time)
+        await observer.waitFor(p + "/health", timeout: 15)
+        let first = try #require(observer.arrivals(on: p + "/health").first)
+        let health = try #require(json(first.message))
+        // Not the 60 s period, nor a 0 Hz that only means "not measured yet". Generous bounds: a
+        // loaded machine delays the sampling thread, never the rate the chip produces.
+        #expect(first.time.timeIntervalSince(online) < 8, "first health \(first.time.timeIntervalSince(online)) s after online")
+        let rate = try #require(health["sample_rate_hz"] as? Double, "\(health)")
+        #expect(rate > 40 && rate < 60, "\(rate) Hz at 50 Hz")
+        let uptime = try #require(health["uptime_s"] as? Int)
+        #expect((1...15).contains(uptime), "uptime \(uptime) s")
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
     @Test func aStillMachineIsQuietButForHeartbeats() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port)

@@ -16,7 +16,7 @@ struct HomeAssistantOverBrokerTests {
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
         let retained = try await Observer.retained(port: broker.port, filter: Self.discoveryFilter(agent))
         let objects = Set(retained.map { $0.topic.split(separator: "/")[3] })
-        #expect(objects == ["tilt", "roll", "pitch", "level", "alarm", "level_tolerance", "level_hysteresis",
+        #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
                             "reconnects", "uptime", "dropped_samples", "bubble"])
         for message in retained {
@@ -40,7 +40,7 @@ struct HomeAssistantOverBrokerTests {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port, filter: "#")
         let agent = try AgentProcess(brokerURL: broker.url)
-        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"
+        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt_deg/config"
         await observer.waitFor(tilt)
         await observer.waitForJSON(agent.prefix + "/state")
         try await Task.sleep(for: .milliseconds(500))
@@ -72,7 +72,7 @@ struct HomeAssistantOverBrokerTests {
                                            retain: true, qos: 1)
         let observer = try await Observer(port: broker.port, filter: "homeassistant/#")
         let agent = try AgentProcess(brokerURL: broker.url)
-        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"
+        let tilt = "homeassistant/sensor/plumb_\(agent.deviceID)/tilt_deg/config"
         await observer.waitFor(tilt)
         try await Task.sleep(for: .seconds(6.5))
         #expect(observer.messages(on: tilt).count == 1, "discovery was sent again for a retained online")
@@ -80,22 +80,54 @@ struct HomeAssistantOverBrokerTests {
         await observer.stop()
     }
 
-    @Test func aNewAngleUnitRepublishesTheAngleSensorsOnly() async throws {
+    @Test func aNewAngleUnitRemovesTheOldUnitsSensorsAndAddsTheNewOnesOnly() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port, filter: "#")
         let agent = try AgentProcess(brokerURL: broker.url)
         let base = "homeassistant/sensor/plumb_\(agent.deviceID)/"
-        await observer.waitFor(base + "tilt/config")
+        await observer.waitFor(base + "tilt_deg/config")
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
         let start = observer.messages.count
         try observer.publish(agent.prefix + "/config/angle_unit/set", "mm_per_m")
-        let tilt = try #require(await observer.waitForJSON(base + "tilt/config") { $0["unit_of_measurement"] as? String == "mm/m" })
-        #expect(tilt["suggested_display_precision"] as? Int == 2)
+        await observer.waitForJSON(base + "pitch_mm_per_m/config")
         try await Task.sleep(for: .milliseconds(500))
-        let changed = Set(observer.messages.dropFirst(start).map(\.topic).filter { $0.hasPrefix("homeassistant/") })
-        #expect(changed == Set(["tilt", "roll", "pitch"].map { base + $0 + "/config" }))
+        let discovery = Array(observer.messages.dropFirst(start).filter { $0.topic.hasPrefix("homeassistant/") })
+        // Home Assistant removes the old unit's entities (an empty config), then adds the new ones.
+        let cleared = discovery.filter(\.payload.isEmpty).map(\.topic)
+        let added = discovery.filter { !$0.payload.isEmpty }
+        #expect(cleared.sorted() == ["pitch", "roll", "tilt"].map { base + $0 + "_deg/config" })
+        #expect(added.map(\.topic).sorted() == ["pitch", "roll", "tilt"].map { base + $0 + "_mm_per_m/config" })
+        #expect(discovery.prefix(3).allSatisfy { $0.payload.isEmpty }, "removals first: \(discovery.map(\.topic))")
+        for message in added {
+            let config = try #require(json(message))
+            #expect(config["unit_of_measurement"] as? String == "mm/m")
+            #expect(config["suggested_display_precision"] as? Int == 2)
+        }
+        let retained = try await Observer.retained(port: broker.port, filter: base + "+/config")
+        let angles = Set(retained.map(\.topic).filter { topic in ["/tilt", "/roll", "/pitch"].contains { topic.contains($0) } })
+        #expect(angles == Set(added.map(\.topic)))
         #expect(agent.send(SIGTERM)?.status == 0)
         await observer.stop()
+    }
+
+    @Test func atStartTheAgentClearsAngleSensorsLeftByAnotherUnitOrAnOlderVersion() async throws {
+        let broker = try MosquittoBroker.start()
+        let deviceID = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let base = "homeassistant/sensor/plumb_\(deviceID)/"
+        // A run in percent, and a version whose object ids had no unit, left these retained.
+        for object in ["tilt_percent", "roll_percent", "pitch_percent", "tilt", "roll", "pitch"] {
+            try await MosquittoClients.publish(port: broker.port, topic: base + object + "/config",
+                                               message: #"{"name":"old","state_topic":"x"}"#, retain: true, qos: 1)
+        }
+        let agent = try AgentProcess(brokerURL: broker.url, deviceID: deviceID)
+        #expect(await agent.waitForLog("connected to the broker", timeout: 20), "\(agent.stderr)")
+        try await Task.sleep(for: .seconds(1))
+        let retained = try await Observer.retained(port: broker.port, filter: base + "+/config")
+        let angles = Set(retained.map { String($0.topic.split(separator: "/")[3]) }.filter {
+            $0.hasPrefix("tilt") || $0.hasPrefix("roll") || $0.hasPrefix("pitch")
+        })
+        #expect(angles == ["tilt_deg", "roll_deg", "pitch_deg"])
+        #expect(agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func whatTheAgentPublishesPassesHomeAssistantsOwnSchemasInEveryMode() async throws {
@@ -117,7 +149,10 @@ struct HomeAssistantOverBrokerTests {
         for message in observer.messages where !message.payload.isEmpty {
             seen[message.topic, default: []].insert(message.payloadString ?? "")
         }
-        #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/tilt/config"]?.count == 4, "one tilt config per unit")
+        for unit in ["deg", "percent", "mm_per_m", "in_per_ft"] {
+            // Each unit is its own entity, on its own topic, with one config whatever the mount.
+            #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/tilt_\(unit)/config"]?.count == 1, "\(unit)")
+        }
         let lines = seen.flatMap { topic, payloads in
             payloads.compactMap { payload in
                 (try? JSONSerialization.data(withJSONObject: ["topic": topic, "payload": payload]))

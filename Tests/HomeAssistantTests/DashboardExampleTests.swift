@@ -28,9 +28,10 @@ struct DashboardExampleTests {
             let parts = message.topic.split(separator: "/")
             let config = try JSONDecoder().decode([String: JSONValue].self, from: Data(message.payload))
             guard case .string(let name)? = config["name"] else { throw TestSetupError(description: "no name") }
-            let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-                .replacingOccurrences(of: "²", with: "2")
-            return "\(parts[1]).\(slug)"
+            // As Home Assistant's slugify: "Tilt (deg)" is tilt_deg, one `_` per run of other characters.
+            let words = name.lowercased().replacingOccurrences(of: "²", with: "2")
+                .split { !($0.isLetter || $0.isNumber) }
+            return "\(parts[1]).\(words.joined(separator: "_"))"
         })
         #expect(!used.isEmpty)
         #expect(used.subtracting(announced).isEmpty, "not announced: \(used.subtracting(announced).sorted())")

@@ -1,4 +1,5 @@
 import Configuration
+import Foundation
 import HomeAssistant
 import PlumbDomain
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite("Discovery: every entity, its ids, topics and shared blocks")
 struct DiscoveryTests {
     static let expected: [(component: String, objectID: String)] = [
-        ("sensor", "tilt"), ("sensor", "roll"), ("sensor", "pitch"),
+        ("sensor", "tilt_deg"), ("sensor", "roll_deg"), ("sensor", "pitch_deg"),
         ("binary_sensor", "level"), ("binary_sensor", "alarm"),
         ("number", "level_tolerance"), ("number", "level_hysteresis"), ("number", "alarm_threshold"),
         ("select", "angle_unit"), ("select", "mount"),
@@ -23,7 +24,7 @@ struct DiscoveryTests {
         #expect(Fixture.messages(settings: try Fixture.settings()) == messages)
     }
 
-    @Test("Unique ids are plumb_<id>_<object>, distinct, and the same whatever the settings")
+    @Test("Unique ids are plumb_<id>_<object>, distinct, and change with nothing but the angle unit")
     func uniqueIDs() throws {
         func ids(_ settings: LiveSettings) throws -> [String] {
             try Fixture.entities(settings: settings).map { try #require($0.string("unique_id")) }
@@ -32,11 +33,30 @@ struct DiscoveryTests {
         #expect(base == Self.expected.map { "plumb_lathe-3_\($0.objectID)" })
         #expect(Set(base).count == base.count)
         for unit in AngleUnit.allCases {
+            // Each unit is an entity of its own: the angle sensors' ids carry it, nothing else's does.
+            let inUnit = base.map { $0.replacingOccurrences(of: "_deg", with: "_" + unit.rawValue) }
+            #expect(inUnit.filter { $0.hasSuffix("_" + unit.rawValue) }.count == 3)
             for mount in ["flat", "upright", "y,x,-z"] {
-                #expect(try ids(Fixture.settings(unit: unit, mount: mount, name: "Other name")) == base)
+                #expect(try ids(Fixture.settings(unit: unit, mount: mount, name: "Other name")) == inUnit)
             }
         }
         #expect(try ids(Fixture.settings(#"{"heartbeat_s":600}"#)) == base)
+    }
+
+    @Test("An angle sensor's object id and name carry its unit, so Home Assistant's entity id does too",
+          arguments: AngleUnit.allCases)
+    func angleIDsPerUnit(unit: AngleUnit) throws {
+        let entities = try Fixture.entities(settings: Fixture.settings(unit: unit)).filter { $0.component == "sensor" }
+        let words = unit.rawValue.replacingOccurrences(of: "_", with: " ")
+        for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")] {
+            let entity = try #require(entities.first { $0.objectID == "\(key)_\(unit.rawValue)" })
+            #expect(entity.topic == "homeassistant/sensor/plumb_lathe-3/\(key)_\(unit.rawValue)/config")
+            #expect(entity.string("unique_id") == "plumb_lathe-3_\(key)_\(unit.rawValue)")
+            #expect(Discovery.angleObjectID(key, unit: unit) == "\(key)_\(unit.rawValue)")
+            // Home Assistant slugifies "<device> Tilt (mm per m)" to <device>_tilt_mm_per_m.
+            #expect(entity.string("name") == "\(name) (\(words))")
+        }
+        #expect(!entities.contains { Discovery.legacyAngleObjectIDs.contains($0.objectID) })
     }
 
     @Test("Every entity has availability on P/status, the device block and the origin block, unabbreviated")
@@ -106,10 +126,10 @@ struct DiscoveryTests {
                 .map { String($0.0.topic.split(separator: "/")[3]) }
         }
         let base = try Fixture.settings()
-        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["tilt", "roll", "pitch"])
+        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["tilt_deg", "roll_deg", "pitch_deg"])
         #expect(changed(base, try Fixture.settings(#"{"mount":"upright"}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"mount":"y,x,-z"}"#)) == ["mount"])
-        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#)) == ["tilt", "roll", "pitch", "alarm"])
+        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#)) == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"])
         #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"name":"Mill"}"#)).count == Self.expected.count)
     }
@@ -127,14 +147,40 @@ struct DiscoveryTests {
                                         device: DiscoveryDevice(id: "lathe-30", version: "1"), settings: try Fixture.settings())
         #expect(others.allSatisfy { !topic($0.topic, matches: filter) })
         let custom = Discovery.topicFilter(prefix: "ha/discovery", deviceID: "a")
-        #expect(topic("ha/discovery/sensor/plumb_a/tilt/config", matches: custom))
-        #expect(!topic("homeassistant/sensor/plumb_a/tilt/config", matches: custom))
+        #expect(topic("ha/discovery/sensor/plumb_a/tilt_deg/config", matches: custom))
+        #expect(!topic("homeassistant/sensor/plumb_a/tilt_deg/config", matches: custom))
+        for removal in Discovery.removals(prefix: "homeassistant", deviceID: "lathe-3") {
+            #expect(topic(removal.topic, matches: filter), "\(removal.topic)")
+        }
     }
 
-    @Test("Removals are an empty message on every discovery topic")
+    @Test("Removals are an empty message on every discovery topic, in every unit and of older versions")
     func removals() throws {
         let removals = Discovery.removals(prefix: "homeassistant", deviceID: "lathe-3")
-        #expect(removals.map(\.topic) == Fixture.messages(settings: try Fixture.settings()).map(\.topic))
         #expect(removals.allSatisfy { $0.payload.isEmpty })
+        var expected = Set<String>()
+        for unit in AngleUnit.allCases {
+            expected.formUnion(Fixture.messages(settings: try Fixture.settings(unit: unit, mount: "y,x,-z")).map(\.topic))
+        }
+        expected.formUnion(["tilt", "roll", "pitch"].map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
+        #expect(Set(removals.map(\.topic)) == expected)
+        #expect(removals.count == expected.count, "each topic once")
+        #expect(expected.count == Self.expected.count + 3 * 3 + 3)
+    }
+
+    @Test("Stale removals clear every angle sensor but the current unit's, and nothing the settings publish",
+          arguments: AngleUnit.allCases)
+    func staleRemovals(unit: AngleUnit) throws {
+        let settings = try Fixture.settings(unit: unit)
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", deviceID: "lathe-3", settings: settings)
+        #expect(stale.allSatisfy { $0.payload.isEmpty })
+        let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
+        var expected: Set<String> = ["tilt", "roll", "pitch"]
+        for other in AngleUnit.allCases where other != unit {
+            expected.formUnion(["tilt", "roll", "pitch"].map { "\($0)_\(other.rawValue)" })
+        }
+        #expect(objects == expected)
+        let published = Set(Fixture.messages(settings: settings).map(\.topic))
+        #expect(stale.allSatisfy { !published.contains($0.topic) && $0.topic.hasPrefix("homeassistant/sensor/") })
     }
 }

@@ -9,9 +9,9 @@ struct EntityTests {
     func angleSensors(unit: AngleUnit) throws {
         let entities = try Fixture.entities(settings: Fixture.settings(unit: unit))
         for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")] {
-            let entity = try entities.entity(key)
+            let entity = try entities.entity("\(key)_\(unit.rawValue)")
             #expect(entity.component == "sensor")
-            #expect(entity.string("name") == name)
+            #expect(entity.string("name")?.hasPrefix(name + " (") == true)
             #expect(entity.string("state_topic") == "plumb/lathe-3/state")
             #expect(entity.string("value_template") == "{{ value_json.\(key) }}")
             #expect(entity.string("unit_of_measurement") == unit.symbol)
@@ -31,7 +31,7 @@ struct EntityTests {
         #expect(Discovery.stateExpiryS(heartbeatS: 2.4) == 15)
         #expect(Discovery.stateExpiryS(heartbeatS: 86_400) == 172_810)
         let entities = try Fixture.entities(settings: Fixture.settings(#"{"heartbeat_s":2.4,"min_interval_s":0.5}"#))
-        for key in ["tilt", "roll", "pitch", "alarm"] {
+        for key in ["tilt_deg", "roll_deg", "pitch_deg", "alarm"] {
             #expect(try entities.entity(key).number("expire_after") == 15, "\(key)")
         }
         // P/level is only sent when it flips, so it must not expire.

@@ -1,0 +1,116 @@
+import Accelerometers
+import Agent
+import Configuration
+import Foundation
+import HomeAssistant
+import MQTT
+import MQTTTesting
+import Sampling
+import Testing
+
+/// Discovery and health decisions of the agent, without a broker.
+@Suite("AgentCore: discovery per unit and the first health")
+struct AgentCoreHomeAssistantTests {
+    typealias Rig = AgentCoreTests.Rig
+
+    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test"))
+    static let base = "homeassistant/sensor/plumb_unit/"
+    static let started = SamplingUpdate.started(SamplingSettings(rateHz: 100, rangeG: 16, watermark: 10, bufferCapacity: 33))
+
+    static func discovery(_ rig: Rig) -> [MQTTRecorder.Publication] {
+        rig.mqtt.publications.filter { $0.topic.hasPrefix("homeassistant/") }
+    }
+
+    @Test func eachConnectClearsEveryOtherUnitsAngleSensorsAndTheUnitlessOnesThenPublishesTheCurrentOnes() async throws {
+        let rig = try Rig(settingsJSON: #"{"angle_unit": "in_per_ft"}"#, homeAssistant: Self.options)
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        let published = Self.discovery(rig)
+        let cleared = published.filter(\.payload.isEmpty)
+        var stale = ["tilt", "roll", "pitch"].map { Self.base + $0 + "/config" }
+        for unit in ["deg", "percent", "mm_per_m"] {
+            stale += ["tilt", "roll", "pitch"].map { Self.base + "\($0)_\(unit)/config" }
+        }
+        #expect(Set(cleared.map(\.topic)) == Set(stale) && cleared.count == stale.count)
+        #expect(cleared.allSatisfy { $0.retain && $0.qos == .atLeastOnce })
+        // The clearing comes before the configs, and no current topic is cleared.
+        let firstConfig = try #require(published.firstIndex { !$0.payload.isEmpty })
+        #expect(published.prefix(firstConfig).count == stale.count)
+        let configs = published.filter { !$0.payload.isEmpty }.map(\.topic)
+        #expect(["tilt", "roll", "pitch"].allSatisfy { configs.contains(Self.base + $0 + "_in_per_ft/config") })
+
+        // A reconnect clears them again (a broker that lost a QoS 1 message), and nothing more.
+        rig.mqtt.clear()
+        rig.mqtt.simulateDisconnect()
+        await rig.core.handle(.disconnected(MQTTError(code: .connectionLost, reason: "simulated")))
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        #expect(Self.discovery(rig).filter(\.payload.isEmpty).count == stale.count)
+    }
+
+    @Test func aUnitChangeClearsTheOldUnitsThreeSensorsFirstAndPublishesTheNewThreeOnly() async throws {
+        let rig = try Rig(homeAssistant: Self.options)
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        rig.mqtt.clear()
+        await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "angle_unit"), payload: Array("mm_per_m".utf8))))
+        let published = Self.discovery(rig)
+        #expect(published.map(\.topic) == ["pitch", "roll", "tilt"].map { Self.base + $0 + "_deg/config" }
+            + ["tilt", "roll", "pitch"].map { Self.base + $0 + "_mm_per_m/config" })
+        #expect(published.prefix(3).allSatisfy { $0.payload.isEmpty && $0.retain })
+        for message in published.dropFirst(3) {
+            let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+            #expect(config["unit_of_measurement"] as? String == "mm/m")
+            #expect(config["suggested_display_precision"] as? Int == 2)
+            #expect(message.retain && message.qos == .atLeastOnce)
+        }
+        // The same unit again changes nothing.
+        rig.mqtt.clear()
+        await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "angle_unit"), payload: Array("mm_per_m".utf8))))
+        #expect(Self.discovery(rig).isEmpty)
+    }
+
+    @Test func theFirstHealthWaitsForAMeasuredRateAndComesAsSoonAsThereIsOne() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        #expect(rig.mqtt.published(on: rig.topics.health).isEmpty, "no health at birth before the rate is known")
+        await rig.core.handle(Self.started)
+        // 100 Hz: ten samples a block, a block every 0.1 s.
+        var samples = 0
+        for _ in 0..<19 {
+            samples += 10
+            await rig.feed(roll: 0, samplesSoFar: samples)
+            await rig.core.tick()
+        }
+        #expect(rig.mqtt.published(on: rig.topics.health).isEmpty, "1.8 s of readings: not measured yet")
+        for _ in 0..<3 {
+            samples += 10
+            await rig.feed(roll: 0, samplesSoFar: samples)
+        }
+        let healths = rig.mqtt.published(on: rig.topics.health)
+        #expect(healths.count == 1)
+        let payload = try #require(healths.first).payload
+        let health = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+        #expect(health["sample_rate_hz"] as? Double == 100)
+        #expect(health["uptime_s"] as? Int == 2)
+        // Then every 60 s, not at every reading.
+        for _ in 0..<10 {
+            samples += 10
+            await rig.feed(roll: 0, samplesSoFar: samples)
+            await rig.core.tick()
+        }
+        #expect(rig.mqtt.published(on: rig.topics.health).count == 1)
+    }
+
+    @Test func aSensorThatNeverStartsStillGetsAHealthWithAZeroRate() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        await rig.core.handle(.fault(message: "no ADXL345 at 0x53.", retryIn: 0.5))
+        await rig.core.tick()
+        let health = try #require(rig.mqtt.lastRetained(on: rig.topics.health)?.payload)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(health)) as? [String: Any])
+        #expect(object["sample_rate_hz"] as? Double == 0)
+    }
+}
