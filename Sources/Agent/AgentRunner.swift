@@ -102,10 +102,13 @@ public struct AgentRunner: Sendable {
                 log.info("stopping")
                 notifier.stopping()
                 tickTask.cancel()
-                sampling.stop()
+                // The chip's standby and the broker's `offline` don't depend on each other: both
+                // at once, so the exit waits for the slower of the two, not for their sum.
+                async let chipInStandby: Void = sampling.stop()
                 requests.finish()
                 await requestTask.value
                 await core.shutdown()
+                await chipInStandby
                 mqttTask.cancel()
                 samplingTask.cancel()
                 return 0

@@ -1,4 +1,5 @@
 import Accelerometers
+import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -27,13 +28,19 @@ public final class SamplingService: Sendable {
     private let makeChip: @Sendable () throws -> any Accelerometer
     private let clock: any PacingClock
     private let control: Locked<Control>
+    /// Signalled by ``stop(waitingUpTo:)`` to cut a fault's backoff wait short.
+    private let wake = DispatchSemaphore(value: 0)
 
     private struct Control {
         var rateHz: Double
         var rangeG: Int
+        var started = false
         var stopped = false
         var finished = false
         var i2cErrors = 0
+        /// Callers of ``stop(waitingUpTo:)`` waiting for the thread to end, by id.
+        var stopWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiterID = 0
     }
 
     /// Block means are about this long: short enough for a responsive moving average, long
@@ -62,25 +69,44 @@ public final class SamplingService: Sendable {
         control.withLock { $0.rateHz = hertz }
     }
 
-    /// Ends the loop after its current block and waits up to `timeout` seconds for the chip to be
-    /// put in standby.
-    public func stop(waitingUpTo timeout: Double = 0.5) {
+    /// Ends the loop after its current block (a tenth of a second at most, 0.16 s at 6.25 Hz)
+    /// and waits up to `timeout` seconds for the chip to be put in standby.
+    ///
+    /// Async, and woken by the thread as it ends: it never holds a thread of the cooperative
+    /// pool, which on a two-core Pi is half of it, while the chip finishes its block.
+    public func stop(waitingUpTo timeout: Double = 0.5) async {
         control.withLock { $0.stopped = true }
-        let deadline = clock.now() + timeout
-        while !control.withLock({ $0.finished }) && clock.now() < deadline {
-            MonotonicPacingClock().sleep(seconds: 0.01)
+        wake.signal()
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let id = control.withLock { (control) -> Int? in
+                guard control.started, !control.finished else { return nil }
+                control.nextWaiterID += 1
+                control.stopWaiters[control.nextWaiterID] = waiter
+                return control.nextWaiterID
+            }
+            guard let id else { return waiter.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [control] in
+                control.withLock { $0.stopWaiters.removeValue(forKey: id) }?.resume()
+            }
         }
     }
 
     /// Starts the sampling thread; updates arrive on the returned stream until ``stop()``.
     public func start() -> AsyncStream<SamplingUpdate> {
         let (stream, continuation) = AsyncStream<SamplingUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        control.withLock { $0.started = true }
         let started = detachThread(name: "plumb-sampling") { [self] in
             run(continuation)
-            control.withLock { $0.finished = true }
+            let waiters = control.withLock { (control) -> [CheckedContinuation<Void, Never>] in
+                control.finished = true
+                defer { control.stopWaiters.removeAll() }
+                return Array(control.stopWaiters.values)
+            }
             continuation.finish()
+            for waiter in waiters { waiter.resume() }
         }
         if !started {
+            control.withLock { $0.finished = true }
             continuation.yield(.fault(message: "could not start the sampling thread (out of memory or threads?)", retryIn: 0))
             continuation.finish()
         }
@@ -126,11 +152,9 @@ public final class SamplingService: Sendable {
         }
     }
 
-    /// Sleeps in short steps so a stop request is honoured within a tenth of a second.
+    /// Waits out a fault's backoff, or until ``stop(waitingUpTo:)`` signals.
     private func sleepUnlessStopped(_ seconds: Double) {
-        let end = clock.now() + seconds
-        while clock.now() < end && !control.withLock({ $0.stopped }) {
-            clock.sleep(seconds: min(0.1, end - clock.now()))
-        }
+        guard !control.withLock({ $0.stopped }) else { return }
+        _ = wake.wait(timeout: .now() + seconds)
     }
 }
