@@ -2,19 +2,35 @@
 # `make run`: the agent on the simulated ADXL345, rocking slowly, against a mosquitto it starts
 # on a free loopback port (or the broker in MQTT_URL), with `mosquitto_sub -v -t 'plumb/#'`
 # showing every topic as it flows (the bubble picture by its size). Ctrl-C stops all of it cleanly.
+#
+# Every child runs in a session of its own (setsid): the terminal's Ctrl-C goes to its whole
+# foreground process group, and would stop the broker at the same moment as the agent, which then
+# logs a lost broker instead of a clean stop. Here only this script gets it, and stops the agent,
+# then the subscribers, then the broker, each to the end before the next.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${PLUMB_BIN:-.build/debug/plumb}
 work=$(mktemp -d -t plumb-demo.XXXXXX)
-pids=()
+broker_pid="" agent_pid="" subscriber_pids=()
+
+stop() {
+  [ -n "$1" ] || return 0
+  kill -TERM "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
 
 cleanup() {
   trap - INT TERM EXIT
-  # The agent first, so its `offline` reaches the subscriber before the broker goes.
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  # The agent first, so its `offline` reaches the subscribers while the broker is still there.
+  stop "$agent_pid"
+  for pid in "${subscriber_pids[@]}"; do stop "$pid"; done
+  stop "$broker_pid"
   rm -rf "$work"
 }
 trap cleanup INT TERM EXIT
+# A pager or `tee` that Ctrl-C ends first must not kill the agent mid-stop with SIGPIPE: writes
+# to it then just fail. (The children inherit the ignored signal.)
+trap '' PIPE
 
 if [ -n "${MQTT_URL:-}" ]; then
   url=$MQTT_URL
@@ -35,8 +51,8 @@ allow_anonymous true
 persistence false
 log_dest file $work/mosquitto.log
 CONF
-  "$mosquitto_bin" -c "$work/mosquitto.conf" &
-  pids=("$!" "${pids[@]}")
+  setsid "$mosquitto_bin" -c "$work/mosquitto.conf" &
+  broker_pid=$!
   for _ in $(seq 50); do
     (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null && break
     sleep 0.1
@@ -47,10 +63,11 @@ echo "broker $url; topics below (Ctrl-C stops)" >&2
 echo "ask the ruler service from another shell:" >&2
 echo "  mosquitto_rr -h $host -p $port -t plumb/demo/request/rise -e replies/me -m '{\"span\":\"1.2m\"}'" >&2
 # The bubble picture is an SVG of about a kilobyte: shown by its size, not its text.
-mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
-pids=("$!" "${pids[@]}")
-mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
-pids=("$!" "${pids[@]}")
-"$BIN" run --sensor sim --sim-motion sweep --broker "$url" --device-id demo --state-dir "$work/state" &
-pids=("$!" "${pids[@]}")
-wait "${pids[0]}"
+setsid mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
+subscriber_pids+=("$!")
+setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
+subscriber_pids+=("$!")
+setsid "$BIN" run --sensor sim --sim-motion sweep --broker "$url" --device-id demo --state-dir "$work/state" &
+agent_pid=$!
+# Returns when the agent ends by itself, or at once on Ctrl-C, whose trap stops everything.
+wait "$agent_pid" || true
