@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test bench deb test-deb check-deploy clean help
+.PHONY: all deps deb-deps toolchain build run test bench deb test-deb check-deploy test-fresh clean help
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
 	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
+	@echo "make test-fresh  (root) make test on a fresh Debian 12 root from git clone: the bare-clone acceptance test"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -65,6 +66,11 @@ test-deb: deb deb-deps
 
 check-deploy: deb deb-deps
 	@./scripts/check-deploy.sh
+
+# The bare-clone acceptance test: debootstrap a minimal Debian 12, add only the toolchain, git and
+# make, clone HEAD into it and run `make test` there (about 10 minutes; not part of `make test`).
+test-fresh: toolchain
+	@./scripts/test-fresh-debian.sh
 
 clean:
 	$(SWIFT) package clean
