@@ -54,13 +54,25 @@ debootstrap --variant=minbase "$suite" "$root" >"$root.debootstrap.log" 2>&1 \
   || fail "debootstrap failed; see $root.debootstrap.log"
 rm -f "$root.debootstrap.log"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The network's trust, not the project's: where this machine reaches the package archives through
+# a proxy with its own CA, the fresh root must trust that CA too (installed below).
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
 mount -t proc proc "$root/proc"; mounts+=("$root/proc")
 bind /dev "$root/dev"
 bind /dev/pts "$root/dev/pts"
 bind "$toolchain" "$root$toolchain" ro
 bind "$repo" "$root/src" ro
 
-inside() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb CI="${CI:-}" \
+# A clean environment but for the machine's certificate settings (pip bundles its own CA list, so
+# it needs PIP_CERT to trust a local CA).
+trust=()
+for name in SSL_CERT_FILE SSL_CERT_DIR PIP_CERT REQUESTS_CA_BUNDLE; do
+  if [ -n "${!name:-}" ]; then trust+=("$name=${!name}"); fi
+done
+inside() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb CI="${CI:-}" "${trust[@]}" \
   PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" bash -c "$1"; }
 
 # What a new user installs by hand, from the README: the toolchain's runtime packages, git, make.
@@ -68,7 +80,7 @@ say "installing the Swift toolchain's runtime packages, git and make (README, 'I
 inside 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
   apt-get install -y -qq --no-install-recommends binutils git gnupg2 libc6-dev libcurl4-openssl-dev \
     libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libncurses-dev \
-    libz3-dev pkg-config tzdata zlib1g-dev ca-certificates make >/dev/null'
+    libz3-dev pkg-config tzdata zlib1g-dev ca-certificates make >/dev/null && update-ca-certificates >/dev/null'
 
 say "git clone + make test inside the fresh root"
 mkdir -p "$repo/.build"
