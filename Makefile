@@ -53,12 +53,12 @@ bench: deps toolchain
 	.build/release/plumb-bench
 
 # The Debian package and its checks (README, 'Install on a Raspberry Pi'). Building needs
-# dpkg-dev as well; the checks lintian, python3-seccomp and more (scripts/install-deb-deps.sh).
+# dpkg-dev as well; the checks lintian, python3-seccomp and more (scripts/install-deps.sh deb, deb-checks).
 deb-deps:
-	@./scripts/install-deb-deps.sh
+	@./scripts/install-deps.sh deb-checks
 
 deb: deps toolchain
-	@./scripts/install-deb-deps.sh build
+	@./scripts/install-deps.sh deb
 	@SWIFT=$(SWIFT) ./scripts/build-deb.sh
 
 test-deb: deb deb-deps

@@ -19,7 +19,7 @@ say() { printf 'build-deb: %s\n' "$*" >&2; }
 fail() { printf 'build-deb: error: %s\n' "$*" >&2; exit 1; }
 
 for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
-    command -v "$tool" >/dev/null || fail "$tool is missing; run scripts/install-deb-deps.sh (or: make deb)"
+    command -v "$tool" >/dev/null || fail "$tool is missing; run scripts/install-deps.sh deb (or: make deb)"
 done
 command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see README, 'Install on a Raspberry Pi'"
 

@@ -26,7 +26,7 @@ indent() { sed 's/^/    | /'; }
 failures=0
 
 [[ -n $deb && -f $deb ]] || fail "no package to check the unit in; build it with: make deb"
-command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing; run scripts/install-deb-deps.sh"
+command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing; run scripts/install-deps.sh deb-checks"
 
 work=$(mktemp -d)
 pids=()
@@ -238,7 +238,7 @@ with open(sys.argv[2], "w") as out:
             failures=$((failures + 1))
         fi
     else
-        echo "check-deploy: python3-seccomp is missing, so the seccomp check is skipped too; run scripts/install-deb-deps.sh"
+        echo "check-deploy: python3-seccomp is missing, so the seccomp check is skipped too; run scripts/install-deps.sh deb-checks"
     fi
 fi
 

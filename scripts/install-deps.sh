@@ -2,7 +2,17 @@
 # Installs the Debian packages Plumb builds, tests and runs against. Idempotent: it checks first,
 # runs `apt-get update` at most once (a fresh Debian image has no package lists), and installs
 # only what is missing. Safe to run on every `make` invocation.
+#
+#   scripts/install-deps.sh              what make build, run, test and bench need
+#   scripts/install-deps.sh deb          and what building the package needs (make deb, on the Pi)
+#   scripts/install-deps.sh deb-checks   and what the package's checks need (test-deb, check-deploy)
 set -euo pipefail
+
+set_name=${1:-test}
+case $set_name in
+  test|deb|deb-checks) ;;
+  *) echo "install-deps: unknown set '$set_name'; use test, deb or deb-checks" >&2; exit 2 ;;
+esac
 
 # package name -> a check that succeeds when it is already present
 declare -A check=(
@@ -15,10 +25,24 @@ declare -A check=(
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"
   [librsvg2-bin]="command -v rsvg-convert"
-  # Tests/HAConformance puts Home Assistant into a virtualenv of its own.
+  # The Home Assistant conformance check (Tests/HAConformance) puts HA into a virtualenv.
   [python3]="command -v python3"
   [python3-venv]="python3 -c 'import venv, ensurepip'"
 )
+if [ "$set_name" != test ]; then
+  check+=(
+    [dpkg-dev]="command -v dpkg-shlibdeps"      # Depends from the binary's libraries
+    [binutils]="command -v strip"               # the release binary is stripped
+  )
+fi
+if [ "$set_name" = deb-checks ]; then
+  check+=(
+    [lintian]="command -v lintian"              # test-deb fails on a lintian error
+    [systemd]="command -v systemd-analyze"      # check-deploy: security and verify
+    [man-db]="command -v man"                   # verify checks the unit's man: link
+    [python3-seccomp]="/usr/bin/python3 -c 'import seccomp'"  # check-deploy's seccomp run (Debian's python)
+  )
+fi
 
 missing=()
 for pkg in "${!check[@]}"; do
