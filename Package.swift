@@ -28,6 +28,10 @@ let package = Package(
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
 
+        // MARK: The contract: topics, command, event, health and service names, JSON values (pure)
+        // A leaf: every module that speaks or reads the wire agrees through it.
+        .target(name: "Contract"),
+
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
 
@@ -44,21 +48,21 @@ let package = Package(
 
         // MARK: Network and settings
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
-        .target(name: "Configuration", dependencies: ["CYAML", "PlumbDomain", "I2C"]),
+        .target(name: "Configuration", dependencies: ["CYAML", "Contract", "PlumbDomain", "I2C"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
-        .target(name: "RulerService", dependencies: ["Ruler", "PlumbDomain", "Configuration"]),
-        .target(name: "HomeAssistant", dependencies: ["PlumbDomain", "Configuration"]),
+        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
+        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Configuration"]),
 
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "Configuration", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
+            "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
             "RulerService", "Sampling", "SimulatedADXL345",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Configuration", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "Ruler",
+            "Accelerometers", "Agent", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "Ruler",
             "RulerService", "Sampling", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
@@ -73,16 +77,17 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
-        .testTarget(name: "RulerTests", dependencies: ["Ruler", "RulerService", "PlumbDomain", "Configuration"]),
-        .testTarget(name: "HomeAssistantTests", dependencies: ["HomeAssistant", "PlumbDomain", "Configuration"]),
+        .testTarget(name: "ContractTests", dependencies: ["Contract"]),
+        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
+        .testTarget(name: "HomeAssistantTests", dependencies: ["Contract", "HomeAssistant", "PlumbDomain", "Configuration"]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
         .testTarget(name: "CLITests", dependencies: ["BrokerHarness"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "PlumbDomain"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain"]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
+            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
             "SimulatedADXL345", "Accelerometers", "Sampling",
         ]),
     ]

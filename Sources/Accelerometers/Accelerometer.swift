@@ -5,7 +5,8 @@ import PlumbDomain
 ///
 /// A chip is one type conforming to this protocol, written against ``I2CBus`` only; the
 /// ADXL345 is the first. Adding a chip (an MPU-6050, a LIS3DH) means one new file with a type like
-/// ``ADXL345`` plus its entry in ``AccelerometerCatalog``; nothing downstream changes, because the
+/// ``ADXL345``, plus its case in Contract's `SensorKind` (the name `sensor.kind` and `--sensor`
+/// accept) and where `plumb` builds the driver for a kind; nothing downstream changes, because the
 /// pipeline sees only gravity vectors in the device frame.
 ///
 /// Conforming types are thread-safe, but a sampling loop is expected to own the chip.
@@ -93,18 +94,4 @@ public struct DrainReport: Sendable, Hashable {
         self.overrun = overrun
         self.clipped = clipped
     }
-}
-
-/// Chips Plumb knows, by the name `--chip`/`sensor.kind` uses.
-public enum AccelerometerCatalog {
-    /// Builds the driver for `kind` on `bus`, or nil for an unknown kind.
-    public static func make(kind: String, bus: any I2CBus, address: I2CAddress) -> (any Accelerometer)? {
-        switch kind.lowercased() {
-        case "adxl345", "adxl343": ADXL345(bus: bus, address: address)
-        default: nil
-        }
-    }
-
-    /// Every kind ``make(kind:bus:address:)`` accepts.
-    public static let kinds = ["adxl345"]
 }

@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ extension AgentCore {
             var details: [String: JSONValue] = ["reason": .string(rejection.reason)]
             details["key"] = rejection.key.map(JSONValue.string) ?? .null
             details["value"] = rejection.value.map(JSONValue.string) ?? .null
-            emit(AgentEvent(type: "config_rejected", details: details))
+            emit(AgentEvent(type: .configRejected, details: details))
         }
         publish(topic, [], retain: true, qos: .atLeastOnce)
     }
@@ -73,7 +74,7 @@ extension AgentCore {
                 log.error("could not persist the settings: \(error)")
                 details["persisted"] = .bool(false)
             }
-            emit(AgentEvent(type: "config_applied", details: details))
+            emit(AgentEvent(type: .configApplied, details: details))
         }
         if let averaged { ingestAgain(averaged) }
         publishState(reason: "config")
@@ -96,9 +97,14 @@ extension AgentCore {
 
     // MARK: Commands
 
-    func run(command: String) {
-        switch command {
-        case "zero":
+    /// The commands the agent runs today; the others in ``Command`` are answered as unknown until
+    /// they are wired.
+    static let runnableCommands: [Command] = [.zero, .clearZero, .republish]
+
+    /// Runs the command named `name`, the last level of its topic, which may be any text.
+    func run(command name: String) {
+        switch Command(rawValue: name) {
+        case .zero:
             guard let averaged, sensorOK else {
                 log.warning("zero ignored: there is no current reading (the sensor is faulty or starting).")
                 return
@@ -107,23 +113,23 @@ extension AgentCore {
             zero = Self.zeroReference(averaged, mount: settings.mount)
             persistZero()
             ingestAgain(averaged)
-            emit(AgentEvent(type: "zeroed", details: [
+            emit(AgentEvent(type: .zeroed, details: [
                 "reference": .object(["x": .number(averaged.x.rounded(toDecimals: 5)), "y": .number(averaged.y.rounded(toDecimals: 5)),
                                       "z": .number(averaged.z.rounded(toDecimals: 5))]),
             ]))
             policy.force()
             publishState(reason: "zeroed")
-        case "clear_zero":
+        case .clearZero:
             zeroGravity = nil
             zero = nil
             persistZero()
             if let averaged { ingestAgain(averaged) }
-            emit(AgentEvent(type: "zeroed", details: ["reference": .null]))
+            emit(AgentEvent(type: .zeroed, details: ["reference": .null]))
             publishState(reason: "zero cleared")
-        case "republish":
+        case .republish:
             publishBirth()
-        default:
-            log.warning("unknown command '\(command)'; the commands are zero, clear_zero and republish.")
+        case .calibrateReversal, .clearCalibration, .selftest, nil:
+            log.warning("unknown command '\(name)'; the commands are \(Command.list(Self.runnableCommands)).")
         }
     }
 

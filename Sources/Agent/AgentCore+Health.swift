@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import PlumbDomain
 
 /// The sample counter at one moment: the two ends of a rate measurement.
@@ -69,17 +70,18 @@ extension AgentCore {
         }
         lastHealth = now
         healthSent = true
-        let health: [String: JSONValue] = [
-            "uptime_s": .integer(Int(now - startTime)),
-            "samples": .integer(samplesDelivered),
-            "sample_rate_hz": rate,
-            "dropped": .integer(overruns),
-            "i2c_errors": .integer(sampling.i2cErrors),
-            "reconnects": .integer(max(0, connections - 1)),
-            "queued_events": .integer(events.count),
-            "dropped_events": .integer(events.dropped),
-            "version": .string(version),
+        let health: [HealthKey: JSONValue] = [
+            .uptimeS: .integer(Int(now - startTime)),
+            .samples: .integer(samplesDelivered),
+            .sampleRateHz: rate,
+            .dropped: .integer(overruns),
+            .i2cErrors: .integer(sampling.i2cErrors),
+            .reconnects: .integer(max(0, connections - 1)),
+            .queuedEvents: .integer(events.count),
+            .droppedEvents: .integer(events.dropped),
+            .version: .string(version),
         ]
-        publish(topics.health, JSONValue.object(health).bytes, retain: true)
+        let object = Dictionary(uniqueKeysWithValues: health.map { ($0.key.rawValue, $0.value) })
+        publish(topics.health, JSONValue.object(object).bytes, retain: true)
     }
 }

@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import HomeAssistant
 import MQTT
 import PlumbDomain

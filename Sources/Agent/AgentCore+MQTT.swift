@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import MQTT
 import PlumbDomain
 
@@ -74,7 +75,7 @@ extension AgentCore {
 
     /// Sends an event now, or keeps it for after the reconnect.
     func emit(_ event: AgentEvent) {
-        log.info("event \(event.type)")
+        log.info("event \(event.type.rawValue)")
         events.append(event)
         flushEvents()
     }

@@ -1,5 +1,6 @@
 import Accelerometers
 import Configuration
+import Contract
 import HomeAssistant
 import FoundationEssentials
 #if canImport(Glibc)
@@ -114,12 +115,12 @@ public actor AgentCore {
             sensorOK = true
             restartRateMeasurement()
             sensorFaultMessage = nil
-            emit(AgentEvent(type: "sensor_recovered", details: [:]))
+            emit(AgentEvent(type: .sensorRecovered, details: [:]))
             policy.force()
         case .fault(let message, let retryIn):
             if sensorFaultMessage == nil {
                 log.error(Sentences.join("sensor fault: \(message)", "Retrying in \(retryIn) s, backing off to 30 s."))
-                emit(AgentEvent(type: "sensor_fault", details: ["error": .string(message)]))
+                emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
                 sensorOK = false
                 sensorFaultMessage = message
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
@@ -240,12 +241,12 @@ public actor AgentCore {
 
 extension LevelEvent {
     /// The `type` of the MQTT event.
-    var eventType: String {
+    var eventType: EventType {
         switch self {
-        case .levelEntered: "level_entered"
-        case .levelLeft: "level_left"
-        case .alarmRaised: "alarm_raised"
-        case .alarmCleared: "alarm_cleared"
+        case .levelEntered: .levelEntered
+        case .levelLeft: .levelLeft
+        case .alarmRaised: .alarmRaised
+        case .alarmCleared: .alarmCleared
         }
     }
 }

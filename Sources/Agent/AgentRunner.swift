@@ -1,5 +1,6 @@
 import Accelerometers
 import Configuration
+import Contract
 import FoundationEssentials
 import HomeAssistant
 #if canImport(Glibc)

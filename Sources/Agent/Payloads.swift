@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -28,15 +29,13 @@ struct StatePayload: Encodable {
 
 /// An event for `P/event`: a type, a timestamp and details.
 struct AgentEvent: Sendable {
-    /// `level_entered`, `level_left`, `alarm_raised`, `alarm_cleared`, `sensor_fault`,
-    /// `sensor_recovered`, `config_applied`, `config_rejected`, `zeroed`.
-    var type: String
+    var type: EventType
     var details: [String: JSONValue]
     var ts = timestamp()
 
     var payload: [UInt8] {
         var object = details
-        object["type"] = .string(type)
+        object["type"] = .string(type.rawValue)
         object["ts"] = .string(ts)
         return JSONValue.object(object).bytes
     }

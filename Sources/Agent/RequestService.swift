@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import MQTT
 import PlumbSync
 import RulerService
@@ -96,7 +97,7 @@ public final class RequestService: Sendable {
         for await message in queue {
             guard !admission.withLock({ $0.stopped }) else { continue }
             guard let service = topics.requestService(of: message.topic) else { continue }
-            let needsReading = service == "rise" || service == "shim"
+            let needsReading = RulerServiceName(rawValue: service)?.needsReading ?? false
             let reading = needsReading ? await currentReading() : nil
             let answer = handler.reply(service: service, payload: message.payload, reading: reading)
             let bytes = answer.bytes

@@ -1,3 +1,4 @@
+import Contract
 import I2C
 import PlumbDomain
 

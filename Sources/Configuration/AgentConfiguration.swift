@@ -1,3 +1,4 @@
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -19,14 +20,6 @@ public struct AgentConfiguration: Sendable, Equatable {
     public static let defaultPath = "/etc/plumb/plumb.yaml"
     /// `PLUMB_MQTT_PASSWORD`: when set, the MQTT password, overriding `mqtt.password_file`.
     public static let passwordEnvironmentVariable = "PLUMB_MQTT_PASSWORD"
-
-    /// Which sensor to read.
-    public enum SensorKind: String, Sendable, CaseIterable {
-        /// A real ADXL345 on an I²C bus.
-        case adxl345
-        /// The simulated ADXL345; the command line sets its pose.
-        case sim
-    }
 
     /// How much the agent logs. Named inside this type so it never clashes with a logger's own.
     public enum LogLevel: String, Sendable, CaseIterable {

@@ -1,10 +1,11 @@
+import Contract
 /// What the command line overrides in the config file. Nil leaves the file's value.
 ///
 /// Only start-up settings: the simulated pose belongs to the command line itself, and live
 /// settings change over MQTT.
 public struct ConfigurationOverrides: Sendable, Equatable {
     /// `sensor.kind`.
-    public var sensorKind: AgentConfiguration.SensorKind?
+    public var sensorKind: SensorKind?
     /// The broker as a URL, `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`; replaces the file's
     /// `mqtt.url` or `mqtt.host`/`mqtt.port`.
     public var broker: String?
@@ -13,7 +14,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     /// `state_dir`.
     public var stateDirectory: String?
 
-    public init(sensorKind: AgentConfiguration.SensorKind? = nil, broker: String? = nil, deviceID: String? = nil,
+    public init(sensorKind: SensorKind? = nil, broker: String? = nil, deviceID: String? = nil,
                 stateDirectory: String? = nil) {
         self.sensorKind = sensorKind
         self.broker = broker

@@ -1,3 +1,4 @@
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

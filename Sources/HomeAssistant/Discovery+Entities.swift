@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import PlumbDomain
 
 /// One entity's own options, before the shared availability, device, origin and unique id.
@@ -94,8 +95,8 @@ extension Discovery {
         var mount = settingOptions(key: "mount", name: "Mount", icon: "mdi:axis-arrow", topics: topics)
         mount["options"] = .array(mountOptions(current: settings.mount).map(JSONValue.string))
         list.append(DiscoveryEntity(component: "select", objectID: "mount", options: mount))
-        list.append(button("zero", name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
-        list.append(button("clear_zero", name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
+        list.append(button(.zero, name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
+        list.append(button(.clearZero, name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
         list += diagnostics(topics: topics)
         list.append(DiscoveryEntity(component: "image", objectID: "bubble", options: [
             "name": .string("Bubble"),
@@ -121,7 +122,7 @@ extension Discovery {
 
     /// A command button. Never retained: the agent ignores retained commands, so a stale press
     /// can't zero the level at the next connect.
-    private static func button(_ command: String, name: String, icon: String, category: String?,
+    private static func button(_ command: Command, name: String, icon: String, category: String?,
                                topics: Topics) -> DiscoveryEntity {
         var options: [String: JSONValue] = [
             "name": .string(name),
@@ -130,28 +131,28 @@ extension Discovery {
             "retain": .bool(false),
         ]
         if let category { options["entity_category"] = .string(category) }
-        return DiscoveryEntity(component: "button", objectID: command, options: options)
+        return DiscoveryEntity(component: "button", objectID: command.rawValue, options: options)
     }
 
     /// The health counters, as diagnostic sensors. The counters restart from zero with the agent,
     /// which `total_increasing` reads as a reset rather than a drop.
     private static func diagnostics(topics: Topics) -> [DiscoveryEntity] {
-        let rows: [(id: String, key: String, name: String, extra: [String: JSONValue])] = [
-            ("sample_rate", "sample_rate_hz", "Sample rate", [
+        let rows: [(id: String, key: HealthKey, name: String, extra: [String: JSONValue])] = [
+            ("sample_rate", .sampleRateHz, "Sample rate", [
                 "device_class": .string("frequency"), "unit_of_measurement": .string("Hz"),
                 "state_class": .string("measurement"), "suggested_display_precision": .integer(1),
             ]),
-            ("i2c_errors", "i2c_errors", "I²C errors", [
+            ("i2c_errors", .i2cErrors, "I²C errors", [
                 "icon": .string("mdi:alert-circle-outline"), "state_class": .string("total_increasing"),
             ]),
-            ("reconnects", "reconnects", "Reconnects", [
+            ("reconnects", .reconnects, "Reconnects", [
                 "icon": .string("mdi:lan-connect"), "state_class": .string("total_increasing"),
             ]),
             // No state_class: long-term statistics of an uptime mean nothing.
-            ("uptime", "uptime_s", "Uptime", [
+            ("uptime", .uptimeS, "Uptime", [
                 "device_class": .string("duration"), "unit_of_measurement": .string("s"),
             ]),
-            ("dropped_samples", "dropped", "Dropped samples", [
+            ("dropped_samples", .dropped, "Dropped samples", [
                 "icon": .string("mdi:tray-remove"), "state_class": .string("total_increasing"),
             ]),
         ]
@@ -160,7 +161,7 @@ extension Discovery {
                 "name": .string(row.name),
                 "entity_category": .string("diagnostic"),
                 "state_topic": .string(topics.health),
-                "value_template": .string("{{ value_json.\(row.key) }}"),
+                "value_template": .string("{{ value_json.\(row.key.rawValue) }}"),
                 "expire_after": .integer(healthExpiryS),
             ]
             options.merge(row.extra) { _, new in new }

@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import PlumbDomain
 
 /// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.

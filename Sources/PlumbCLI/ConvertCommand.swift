@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -49,7 +49,7 @@ struct ConvertCommand: Subcommand {
         var request: [String: JSONValue] = ["value": .string(valueText), "to": .string(target.symbol)]
         if let pixelsPerUnit { request["px_per_unit"] = .number(pixelsPerUnit) }
         if let pixelUnit { request["px_unit"] = .string(pixelUnit.symbol) }
-        let data = try RulerServiceCall.data("convert", request)
+        let data = try RulerServiceCall.data(.convert, request)
         if parsed.has("--json") {
             output.print(data.jsonText)
             return 0

@@ -1,5 +1,6 @@
 import Agent
 import Configuration
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

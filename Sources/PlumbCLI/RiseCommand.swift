@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 import RulerService
@@ -36,7 +37,7 @@ struct RiseCommand: Subcommand {
         let sensor = try SensorOptions(parsed)
 
         let reading = try CurrentReading(measuring: sensor, mount: mount, lengthUnit: resultUnit)
-        let data = try RulerServiceCall.data("rise", [
+        let data = try RulerServiceCall.data(.rise, [
             "span": .string(LengthArgument.requestText(span)),
             "axis": .string(axis),
             "result_unit": .string(resultUnit.symbol),

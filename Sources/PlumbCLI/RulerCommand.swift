@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -61,7 +61,7 @@ struct RulerCommand: Subcommand {
             ]
             if let pixelsPerUnit { request["px_per_unit"] = .number(pixelsPerUnit) }
             if let indicatorPx { request["indicator_px"] = .number(indicatorPx) }
-            output.print(try RulerServiceCall.data("ruler", request).jsonText)
+            output.print(try RulerServiceCall.data(.ruler, request).jsonText)
             return 0
         }
         output.print(summary(of: layout, indicatorPx: indicatorPx, reading: indicator))

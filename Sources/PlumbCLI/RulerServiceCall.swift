@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import RulerService
 import Sampling
@@ -16,12 +16,12 @@ enum RulerServiceCall {
     /// - Throws: ``UsageError`` for a `bad_request` (something the command's own checks let
     ///   through), ``CommandFailure`` for any other error (`too_large`, `no_reading`), each with
     ///   the service's message.
-    static func data(_ service: String, _ request: [String: JSONValue],
+    static func data(_ service: RulerServiceName, _ request: [String: JSONValue],
                      reading: CurrentReading? = nil) throws -> JSONValue {
-        let reply = RulerRequestHandler().reply(service: service, payload: JSONValue.object(request).bytes,
+        let reply = RulerRequestHandler().reply(to: service, payload: JSONValue.object(request).bytes,
                                                 reading: reading)
         if reply.code == nil, let data = reply.data { return data }
-        let message = reply.error ?? "the \(service) service gave no answer."
+        let message = reply.error ?? "the \(service.rawValue) service gave no answer."
         if reply.code == .badRequest { throw UsageError(message) }
         throw CommandFailure(message)
     }

@@ -1,6 +1,7 @@
 import Accelerometers
 import Agent
 import Configuration
+import Contract
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
@@ -28,10 +29,10 @@ struct RunCommand: Subcommand {
         + "SIGHUP reloads the config file. The topics and settings are listed in the README."
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
-        let kind = try parsed.choice("--sensor", from: AgentConfiguration.SensorKind.allCases.map(\.rawValue))
+        let kind = try parsed.choice("--sensor", from: SensorKind.allCases.map(\.rawValue))
         let simulation = try SimulationOptions(parsed)
         let overrides = ConfigurationOverrides(
-            sensorKind: kind.flatMap(AgentConfiguration.SensorKind.init(rawValue:)),
+            sensorKind: kind.flatMap(SensorKind.init(rawValue:)),
             broker: parsed.string("--broker"), deviceID: parsed.string("--device-id"),
             stateDirectory: parsed.string("--state-dir"))
 
@@ -43,11 +44,12 @@ struct RunCommand: Subcommand {
 
         let sensor = configuration.sensor
         let makeChip: @Sendable () throws -> any Accelerometer
-        if sensor.kind == .sim {
+        switch sensor.kind {
+        case .sim:
             // One simulated chip for the whole run: a fault's recovery finds the same part.
             let chip = (simulation ?? SimulationOptions()).makeChip(address: sensor.address)
             makeChip = { ADXL345(bus: chip, address: sensor.address) }
-        } else {
+        case .adxl345:
             makeChip = {
                 let bus = try LinuxI2CBus(path: sensor.bus)
                 return ADXL345(bus: bus, address: sensor.address)

@@ -1,4 +1,5 @@
 import Accelerometers
+import Contract
 import I2C
 import PlumbDomain
 import Sampling
@@ -23,7 +24,8 @@ struct SensorOptions {
     ] + SimulationOptions.specs
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        let kind = try parsed.choice("--sensor", from: ["adxl345", "adxl343", "sim"]) ?? "adxl345"
+        let name = try parsed.choice("--sensor", from: SensorKind.namesAndAliases)
+        let kind = name.flatMap(SensorKind.init(nameOrAlias:)) ?? .adxl345
         if let text = parsed.string("--address") {
             guard let address = I2CAddress(parsing: text) else {
                 throw UsageError("--address takes a 7-bit address such as 0x53 or 0x1D; got '\(text)'.")
@@ -33,7 +35,7 @@ struct SensorOptions {
             address = I2CAddress(0x53)!
         }
         let simulation = try SimulationOptions(parsed)
-        if kind == "sim" {
+        if kind == .sim {
             guard parsed.string("--bus") == nil else {
                 throw UsageError("--bus and --sensor sim exclude each other: the simulated chip has no bus.")
             }

@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 import RulerService
@@ -42,7 +42,7 @@ struct ShimCommand: Subcommand {
             "result_unit": .string(resultUnit.symbol),
         ]
         if let unit { request["unit"] = .string(unit.symbol) }
-        let data = try RulerServiceCall.data("shim", request, reading: reading)
+        let data = try RulerServiceCall.data(.shim, request, reading: reading)
         output.print(parsed.has("--json") ? data.jsonText
             : Self.text(data, length: length, width: width, unit: resultUnit))
         return 0

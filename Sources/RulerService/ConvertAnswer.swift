@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -10,10 +10,10 @@ extension RulerRequestHandler {
     /// physical unit on the other side, at the classic 80 px/cm or 200 px/in). Negative values
     /// convert; the physical side must be within ±1 km.
     func convertData(_ object: [String: JSONValue]) throws(RequestFailure) -> JSONValue {
-        let fields = try RequestFields(service: "convert", object: object,
+        let fields = try RequestFields(service: .convert, object: object,
                                        accepted: ["value", "from", "to", "px_per_unit", "px_unit"])
         guard let written = try fields.numberOrText("value", example: "12 or \"1 3/16in\"") else {
-            throw .badRequest("a convert request needs \"value\", such as \(Self.examples["convert"] ?? "").")
+            throw .badRequest("a convert request needs \"value\", such as \(Self.example(.convert)).")
         }
         let from = try fields.rulerUnit("from")
         if let own = written.unit, let from, own != from {
@@ -26,7 +26,7 @@ extension RulerRequestHandler {
         }
         guard let target = try fields.rulerUnit("to") else {
             throw .badRequest("a convert request needs \"to\", one of \(RequestFields.unitList(allowingPixels: true)),"
-                + " such as \(Self.examples["convert"] ?? "").")
+                + " such as \(Self.example(.convert)).")
         }
         let density = try Self.pixelDensity(fields, from: source, to: target)
         let conversion = Conversion(value: written.value, from: source, to: target, density: density)

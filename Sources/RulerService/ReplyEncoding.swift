@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 
 /// Compact JSON with sorted keys, written straight into bytes: the same text as
 /// `JSONValue.bytes`, about ten times faster, which matters because a 30 cm ruler is 301 tick

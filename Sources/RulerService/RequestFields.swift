@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -7,14 +7,14 @@ import Ruler
 /// counts as leaving a key out.
 struct RequestFields {
     /// The service, for messages.
-    let service: String
+    let service: RulerServiceName
     private let values: [String: JSONValue]
 
     /// - Parameter accepted: the service's keys, besides `transaction`, which every service takes.
-    init(service: String, object: [String: JSONValue], accepted: [String]) throws(RequestFailure) {
+    init(service: RulerServiceName, object: [String: JSONValue], accepted: [String]) throws(RequestFailure) {
         let allowed = accepted + ["transaction"]
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw .badRequest("a \(service) request has no key \"\(unknown)\"; the accepted keys are "
+            throw .badRequest("a \(service.rawValue) request has no key \"\(unknown)\"; the accepted keys are "
                 + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
         }
         self.service = service

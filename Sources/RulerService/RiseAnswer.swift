@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -10,8 +10,8 @@ extension RulerRequestHandler {
     /// The request is checked before the reading, so a bad request is `bad_request` even when
     /// there is no reading.
     func riseData(_ object: [String: JSONValue], reading: CurrentReading?) throws(RequestFailure) -> JSONValue {
-        let fields = try RequestFields(service: "rise", object: object, accepted: ["span", "unit", "axis", "result_unit"])
-        let span = try fields.positiveLength("span", example: Self.examples["rise"] ?? "")
+        let fields = try RequestFields(service: .rise, object: object, accepted: ["span", "unit", "axis", "result_unit"])
+        let span = try fields.positiveLength("span", example: Self.example(.rise))
         var axis = RiseAxis.steepest
         if let text = try fields.string("axis", example: "\"steepest\"") {
             guard let named = RiseAxis(rawValue: text.lowercased()) else {

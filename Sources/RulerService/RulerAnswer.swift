@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -10,9 +10,9 @@ extension RulerRequestHandler {
     /// `indicator_px`. More than ``RulerLayout/maximumTicks`` ticks is `too_large`, found
     /// before any tick is built.
     func rulerData(_ object: [String: JSONValue]) throws(RequestFailure) -> JSONValue {
-        let fields = try RequestFields(service: "ruler", object: object,
+        let fields = try RequestFields(service: .ruler, object: object,
                                        accepted: ["length", "unit", "style", "px_per_unit", "indicator_px"])
-        let length = try fields.positiveLength("length", example: Self.examples["ruler"] ?? "")
+        let length = try fields.positiveLength("length", example: Self.example(.ruler))
         var style: GraduationStyle?
         if let text = try fields.string("style", example: "\"metric\"") {
             guard let named = GraduationStyle(parsing: text) else {

@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import FoundationEssentials
 
 /// Answers ruler-service requests: JSON request bytes in, a reply out. Pure: no I/O, no clock;
@@ -8,18 +8,30 @@ import FoundationEssentials
 /// service, it is an error saying what to send instead. The request's `transaction` string is
 /// echoed whenever the payload could be read.
 public struct RulerRequestHandler: Sendable {
-    /// The services answered, the last level of `P/request/<service>`.
-    public static let services = ["ruler", "convert", "rise", "shim"]
     /// The largest payload read; a larger one is answered `too_large` without being parsed.
     public static let maximumPayloadBytes = 16 * 1024
 
     public init() {}
 
-    /// The reply to `payload` sent to `service`.
+    /// The reply to `payload` sent to `service`, the last level of `P/request/<service>` as it
+    /// came in: a name that is no ``RulerServiceName`` is answered `bad_request`, listing them.
     ///
     /// - Parameter reading: the current filtered reading, which `rise` and `shim` need (they
     ///   answer `no_reading` without one); ignored by `ruler` and `convert`.
     public func reply(service: String, payload: [UInt8], reading: CurrentReading?) -> ServiceReply {
+        reply(service: RulerServiceName(rawValue: service), named: service, payload: payload, reading: reading)
+    }
+
+    /// The reply to `payload` sent to `service`.
+    ///
+    /// - Parameter reading: as for ``reply(service:payload:reading:)``.
+    public func reply(to service: RulerServiceName, payload: [UInt8], reading: CurrentReading?) -> ServiceReply {
+        reply(service: service, named: service.rawValue, payload: payload, reading: reading)
+    }
+
+    /// `name` is what the request called the service; `service` is nil when that is none.
+    private func reply(service: RulerServiceName?, named name: String, payload: [UInt8],
+                       reading: CurrentReading?) -> ServiceReply {
         guard payload.count <= Self.maximumPayloadBytes else {
             return .failure(.tooLarge, "the request is \(payload.count) bytes; the limit is \(Self.maximumPayloadBytes)"
                 + " (16 KiB): send a smaller request.", transaction: nil)
@@ -30,9 +42,9 @@ public struct RulerRequestHandler: Sendable {
             transaction = echoed
         }
         do throws(RequestFailure) {
-            guard Self.services.contains(service) else {
-                throw .badRequest("there is no \"\(service)\" service; the services are "
-                    + Self.services.joined(separator: ", ") + ", at P/request/<service>.")
+            guard let service else {
+                throw .badRequest("there is no \"\(name)\" service; the services are "
+                    + RulerServiceName.list + ", at P/request/<service>.")
             }
             let object = try Self.object(from: decoded, service: service)
             return .ok(try answer(service: service, object: object, reading: reading), transaction: transaction)
@@ -52,13 +64,13 @@ public struct RulerRequestHandler: Sendable {
         return (try? JSONDecoder().decode(TransactionOnly.self, from: Data(payload)))?.transaction
     }
 
-    private func answer(service: String, object: [String: JSONValue],
+    private func answer(service: RulerServiceName, object: [String: JSONValue],
                         reading: CurrentReading?) throws(RequestFailure) -> JSONValue {
         switch service {
-        case "ruler": try rulerData(object)
-        case "convert": try convertData(object)
-        case "rise": try riseData(object, reading: reading)
-        default: try shimData(object, reading: reading)
+        case .ruler: try rulerData(object)
+        case .convert: try convertData(object)
+        case .rise: try riseData(object, reading: reading)
+        case .shim: try shimData(object, reading: reading)
         }
     }
 
@@ -78,8 +90,8 @@ public struct RulerRequestHandler: Sendable {
 
     /// The request object, or what is wrong with the payload and what to send instead.
     private static func object(from decoded: Result<JSONValue, RequestFailure>,
-                               service: String) throws(RequestFailure) -> [String: JSONValue] {
-        let example = examples[service] ?? "{}"
+                               service: RulerServiceName) throws(RequestFailure) -> [String: JSONValue] {
+        let example = example(service)
         switch decoded {
         case .failure(let failure):
             throw .badRequest("\(failure.message); send a JSON object such as \(example).")
@@ -96,15 +108,28 @@ public struct RulerRequestHandler: Sendable {
         }
     }
 
-    /// A small valid request for each service, for error messages.
-    static let examples = [
-        "ruler": #"{"length":30,"unit":"cm"}"#,
-        "convert": #"{"value":12,"from":"in","to":"cm"}"#,
-        "rise": #"{"span":1.2,"unit":"m"}"#,
-        "shim": #"{"length":1.2,"width":0.8,"unit":"m"}"#,
-    ]
+    /// A small valid request to `service`, for error messages.
+    static func example(_ service: RulerServiceName) -> String {
+        switch service {
+        case .ruler: #"{"length":30,"unit":"cm"}"#
+        case .convert: #"{"value":12,"from":"in","to":"cm"}"#
+        case .rise: #"{"span":1.2,"unit":"m"}"#
+        case .shim: #"{"length":1.2,"width":0.8,"unit":"m"}"#
+        }
+    }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+extension RulerServiceName {
+    /// Whether the service works from the current reading (`rise`, `shim`), which the caller
+    /// must then pass to ``RulerRequestHandler/reply(to:payload:reading:)``.
+    public var needsReading: Bool {
+        switch self {
+        case .ruler, .convert: false
+        case .rise, .shim: true
+        }
     }
 }

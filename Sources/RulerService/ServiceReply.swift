@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 
 /// Why a request was not answered with data. The raw values are the `code` field of a reply.
 public enum ServiceErrorCode: String, Sendable {

@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 
@@ -11,9 +11,9 @@ extension RulerRequestHandler {
     /// live `length_unit`). The reply's `unit`, `length` and `width` give the footprint in
     /// `unit`, or in the length's own unit when `unit` was left out.
     func shimData(_ object: [String: JSONValue], reading: CurrentReading?) throws(RequestFailure) -> JSONValue {
-        let fields = try RequestFields(service: "shim", object: object,
+        let fields = try RequestFields(service: .shim, object: object,
                                        accepted: ["length", "width", "unit", "feet", "result_unit"])
-        let example = Self.examples["shim"] ?? ""
+        let example = Self.example(.shim)
         let length = try fields.positiveLength("length", example: example)
         let width = try fields.positiveLength("width", example: example)
         let layout = try Self.footLayout(fields)

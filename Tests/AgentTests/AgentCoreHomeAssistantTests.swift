@@ -1,6 +1,7 @@
 import Accelerometers
 import Agent
 import Configuration
+import Contract
 import Foundation
 import HomeAssistant
 import MQTT

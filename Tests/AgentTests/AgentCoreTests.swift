@@ -1,6 +1,7 @@
 import Accelerometers
 import Agent
 import Configuration
+import Contract
 import Foundation
 import MQTT
 import MQTTTesting
@@ -19,6 +20,13 @@ struct AgentCoreTests {
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 
+    /// Keeps the log lines, for the decisions that only log.
+    final class LogLines: LogSink {
+        private let lines = Locked([String]())
+        func write(_ level: LogLevel, _ message: String) { lines.withLock { $0.append(message) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
     struct Rig {
         let mqtt = MQTTRecorder()
         let clock = TestClock()
@@ -28,13 +36,13 @@ struct AgentCoreTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-core-\(UUID().uuidString)").path
 
         init(settingsJSON: String = #"{"level_dwell_s": 0, "average_window_s": 0.1}"#,
-             homeAssistant: HomeAssistantOptions? = nil) throws {
+             homeAssistant: HomeAssistantOptions? = nil, log: AgentLog = AgentLog(level: .error)) throws {
             let settings = try LiveSettings().applying(json: Array(settingsJSON.utf8))
             let sampling = SamplingService(rateHz: 100, rangeG: 16) { throw SensorError.invalidSetting("unused") }
             let clock = clock
             core = AgentCore(topics: topics, mqtt: mqtt, store: StateStore(directory: directory), sampling: sampling,
                              defaults: settings, settings: settings, settingsFromMQTT: false, zeroGravity: nil,
-                             log: AgentLog(level: .error), version: "test", homeAssistant: homeAssistant,
+                             log: log, version: "test", homeAssistant: homeAssistant,
                              clock: { clock.now() })
         }
 
@@ -96,9 +104,23 @@ struct AgentCoreTests {
         await rig.core.shutdown()
         // A reconnect or a republish command handled while disconnect() is awaited.
         await rig.connect()
-        _ = rig.mqtt.deliver(topic: rig.topics.command("republish"), payload: "")
+        _ = rig.mqtt.deliver(topic: rig.topics.command(.republish), payload: "")
         let statuses = rig.mqtt.publications.filter { $0.topic == rig.topics.status }.compactMap(\.payloadString)
         #expect(statuses.last == "offline", "\(statuses)")
+    }
+
+    /// Named in the contract, not run yet: until they are, they take the unknown-command path,
+    /// which lists only the commands that run.
+    @Test(arguments: [Command.calibrateReversal, .clearCalibration, .selftest])
+    func aCommandNotRunYetIsAnsweredAsUnknown(command: Command) async throws {
+        let lines = LogLines()
+        let rig = try Rig(log: AgentLog(level: .warning, sink: lines))
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        rig.mqtt.clear()
+        await rig.core.handle(.message(MQTTMessage(topic: rig.topics.command(command), payload: [])))
+        #expect(lines.all == ["unknown command '\(command.rawValue)'; the commands are zero, clear_zero and republish."])
+        #expect(rig.mqtt.publications.isEmpty)
     }
 
     @Test func aFaultForgetsThePreviousReading() async throws {

@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import I2C
 import PlumbDomain
 import Testing

@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import Foundation
 import Testing
 

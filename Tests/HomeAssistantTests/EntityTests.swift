@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import HomeAssistant
 import PlumbDomain
 import Testing
@@ -118,7 +119,7 @@ struct EntityTests {
         let zero = try entities.entity("zero")
         let clear = try entities.entity("clear_zero")
         #expect(zero.component == "button" && clear.component == "button")
-        #expect(zero.string("command_topic") == Fixture.topics.command("zero"))
+        #expect(zero.string("command_topic") == Fixture.topics.command(.zero))
         #expect(clear.string("command_topic") == "plumb/lathe-3/command/clear_zero")
         #expect(zero.bool("retain") == false && clear.bool("retain") == false)
         #expect(zero["entity_category"] == nil)

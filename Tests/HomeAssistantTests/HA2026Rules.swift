@@ -1,4 +1,5 @@
 import Configuration
+import Contract
 import Foundation
 
 /// Rules of Home Assistant 2026.11, the newest release, that Plumb's discovery must follow.

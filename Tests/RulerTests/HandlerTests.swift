@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import RulerService
 import Testing
 
@@ -62,7 +62,7 @@ struct HandlerTests {
         #expect(decoded.code == "too_large")
     }
 
-    @Test("The transaction is echoed on success and on every error", arguments: RulerRequestHandler.services)
+    @Test("The transaction is echoed on success and on every error", arguments: RulerServiceName.allCases.map(\.rawValue))
     func transactionEchoed(service: String) throws {
         let good = [
             "ruler": #"{"length":30,"unit":"cm","transaction":"é/✓ 1"}"#,
@@ -95,7 +95,7 @@ struct HandlerTests {
             == #"{"code":"busy","error":"too many requests; retry in a moment.","status":"error"}"#)
     }
 
-    @Test("Reply bytes are exactly what JSONValue.bytes writes for the same reply", arguments: RulerRequestHandler.services)
+    @Test("Reply bytes are exactly what JSONValue.bytes writes for the same reply", arguments: RulerServiceName.allCases.map(\.rawValue))
     func replyBytesMatchJSONEncoder(service: String) throws {
         let requests = [
             "ruler": #"{"length":"1 3/16in","style":"fractional","indicator_px":100.5,"transaction":"a/b"}"#,

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
+import Contract
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Configuration
 import PlumbDomain
 import RulerService
 import Testing

@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import PlumbDomain
 import Ruler
 import RulerService

@@ -1,4 +1,4 @@
-import Configuration
+import Contract
 import FoundationEssentials
 import PlumbDomain
 import RulerService

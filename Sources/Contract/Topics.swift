@@ -22,23 +22,25 @@ public struct Topics: Sendable, Hashable {
     public var configSet: String { prefix + "/config/set" }
     /// `P/config/+/set`: one raw value per key.
     public var configKeySetFilter: String { prefix + "/config/+/set" }
-    /// `P/command/+`: `zero`, `clear_zero`, `republish`.
+    /// `P/command/+`: every ``Command``.
     public var commandFilter: String { prefix + "/command/+" }
     /// `P/health`: counters as JSON, retained, every 60 s.
     public var health: String { prefix + "/health" }
 
     /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
     public var bubble: String { prefix + "/bubble" }
-    /// `P/request/+`: ruler-service requests (`ruler`, `convert`, `rise`, `shim`).
+    /// `P/request/+`: ruler-service requests, one per ``RulerServiceName``.
     public var requestFilter: String { prefix + "/request/+" }
 
     /// `P/request/<service>`.
-    public func request(_ service: String) -> String { prefix + "/request/" + service }
+    public func request(_ service: RulerServiceName) -> String { prefix + "/request/" + service.rawValue }
 
     /// `P/response/<service>`: where replies go when the request gave no MQTT 5 response topic.
+    /// Takes the name as it came in, which may be no service at all: its error reply goes there.
     public func response(_ service: String) -> String { prefix + "/response/" + service }
 
-    /// The service of a `P/request/<service>` topic, or nil for any other topic.
+    /// The service level of a `P/request/<service>` topic, or nil for any other topic. Any name,
+    /// not only a ``RulerServiceName``: an unknown one is answered with an error.
     public func requestService(of topic: String) -> String? {
         lastLevel(of: topic, under: prefix + "/request/")
     }
@@ -47,7 +49,7 @@ public struct Topics: Sendable, Hashable {
     public func configSet(key: String) -> String { prefix + "/config/" + key + "/set" }
 
     /// `P/command/<name>`.
-    public func command(_ name: String) -> String { prefix + "/command/" + name }
+    public func command(_ command: Command) -> String { prefix + "/command/" + command.rawValue }
 
     /// The key of a `P/config/<key>/set` topic, or nil for any other topic.
     public func configKey(ofSetTopic topic: String) -> String? {
@@ -58,7 +60,8 @@ public struct Topics: Sendable, Hashable {
         return String(key)
     }
 
-    /// The name of a `P/command/<name>` topic, or nil for any other topic.
+    /// The name level of a `P/command/<name>` topic, or nil for any other topic. Any name, not
+    /// only a ``Command``: an unknown one is logged with the list of commands.
     public func commandName(of topic: String) -> String? {
         lastLevel(of: topic, under: prefix + "/command/")
     }

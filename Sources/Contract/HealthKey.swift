@@ -1,0 +1,22 @@
+/// The keys of the `P/health` JSON: written by the agent, read by Home Assistant's diagnostic
+/// sensors' value templates. The raw values are the wire names the README documents.
+public enum HealthKey: String, Sendable, CaseIterable {
+    /// Seconds since the agent started.
+    case uptimeS = "uptime_s"
+    /// Samples delivered since start.
+    case samples
+    /// The measured sample rate in Hz; 0 while the sensor is faulty, null before a measurement.
+    case sampleRateHz = "sample_rate_hz"
+    /// FIFO overruns: reads that found the chip's buffer full.
+    case dropped
+    /// Sensor failures.
+    case i2cErrors = "i2c_errors"
+    /// Connections to the broker after the first.
+    case reconnects
+    /// Events waiting for the broker.
+    case queuedEvents = "queued_events"
+    /// Events dropped because the queue was full.
+    case droppedEvents = "dropped_events"
+    /// The agent's version.
+    case version
+}

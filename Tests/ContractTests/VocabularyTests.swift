@@ -1,0 +1,43 @@
+import Contract
+import Testing
+
+/// The wire names are a contract the README documents and subscribers match on: renaming a case
+/// must not rename what goes over MQTT.
+@Suite("The shared vocabularies")
+struct VocabularyTests {
+    @Test func commandsKeepTheirWireNames() {
+        #expect(Command.allCases.map(\.rawValue)
+            == ["zero", "clear_zero", "republish", "calibrate_reversal", "clear_calibration", "selftest"])
+        #expect(Command.list([.zero, .clearZero, .republish]) == "zero, clear_zero and republish")
+        #expect(Command.list([.zero]) == "zero")
+        #expect(Command.list([]).isEmpty)
+    }
+
+    @Test func eventTypesKeepTheirWireNames() {
+        #expect(EventType.allCases.map(\.rawValue) == [
+            "level_entered", "level_left", "alarm_raised", "alarm_cleared", "sensor_fault", "sensor_recovered",
+            "config_applied", "config_rejected", "zeroed", "calibration_progress", "calibration_applied",
+            "calibration_rejected", "selftest",
+        ])
+    }
+
+    @Test func healthKeysKeepTheirWireNames() {
+        #expect(HealthKey.allCases.map(\.rawValue) == [
+            "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "reconnects", "queued_events",
+            "dropped_events", "version",
+        ])
+    }
+
+    @Test func rulerServicesKeepTheirWireNames() {
+        #expect(RulerServiceName.list == "ruler, convert, rise, shim")
+        #expect(RulerServiceName(rawValue: "level") == nil, "an unknown name is no service, never a default one")
+    }
+
+    @Test func sensorKindsAndTheirAliases() {
+        #expect(SensorKind.allCases.map(\.rawValue) == ["adxl345", "sim"])
+        #expect(SensorKind.namesAndAliases == ["adxl345", "adxl343", "sim"])
+        #expect(SensorKind(nameOrAlias: "adxl343") == .adxl345)
+        #expect(SensorKind(rawValue: "adxl343") == nil, "sensor.kind takes only the raw values")
+        #expect(SensorKind(nameOrAlias: "mpu6050") == nil)
+    }
+}
