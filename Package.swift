@@ -46,24 +46,27 @@ let package = Package(
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
-        // MARK: Network and settings
+        // MARK: The live settings, their rules and their JSON (pure)
+        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain"]),
+
+        // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
-        .target(name: "Configuration", dependencies: ["CYAML", "Contract", "PlumbDomain", "I2C"]),
+        .target(name: "Configuration", dependencies: ["CYAML", "Contract", "PlumbDomain", "Settings", "I2C"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
-        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Configuration"]),
+        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings"]),
 
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "PlumbSync",
-            "RulerService", "Sampling", "SimulatedADXL345",
+            "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT", "PlumbDomain", "Ruler",
-            "RulerService", "Sampling", "SimulatedADXL345", "PlumbSync",
+            "Accelerometers", "Agent", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
@@ -79,16 +82,16 @@ let package = Package(
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
-        .testTarget(name: "HomeAssistantTests", dependencies: ["Contract", "HomeAssistant", "PlumbDomain", "Configuration"]),
+        .testTarget(name: "HomeAssistantTests", dependencies: ["Contract", "HomeAssistant", "PlumbDomain", "Settings"]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
         .testTarget(name: "CLITests", dependencies: ["BrokerHarness"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain", "Settings"]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
-            "SimulatedADXL345", "Accelerometers", "Sampling",
+            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling",
         ]),
     ]
 )

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import MQTT
 import PlumbDomain
+import Settings
 
 extension AgentCore {
     /// Routes an incoming message: desired config, or a command.

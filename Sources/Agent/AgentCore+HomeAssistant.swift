@@ -3,6 +3,7 @@ import Contract
 import HomeAssistant
 import MQTT
 import PlumbDomain
+import Settings
 
 /// How the agent appears in Home Assistant: `mqtt.discovery`, `mqtt.discovery_prefix` and the
 /// device block. nil in ``AgentCore`` when discovery is off.

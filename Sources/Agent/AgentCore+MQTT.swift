@@ -2,6 +2,7 @@ import Configuration
 import Contract
 import MQTT
 import PlumbDomain
+import Settings
 
 extension AgentCore {
     // MARK: Connection

@@ -10,6 +10,7 @@ import MQTT
 import PlumbDomain
 import RulerService
 import Sampling
+import Settings
 
 /// The agent's state and decisions: readings in, MQTT publications out.
 ///

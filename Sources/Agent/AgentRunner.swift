@@ -10,6 +10,7 @@ import MQTT
 import PlumbDomain
 import RulerService
 import Sampling
+import Settings
 
 /// `plumb run`: the sampler, the publisher and the ticker as services under one supervisor, and
 /// the graceful stop that SIGTERM/SIGINT trigger (publish `offline`, disconnect, exit 0).

@@ -1,6 +1,7 @@
 import Contract
 import I2C
 import PlumbDomain
+import Settings
 
 extension AgentConfiguration {
     /// Reads a config file's text. Reads no file and no environment: `mqtt.password` stays nil

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import I2C
 import PlumbDomain
+import Settings
 
 /// Everything the agent is configured with: the config file, validated, with the command line's
 /// overrides applied.

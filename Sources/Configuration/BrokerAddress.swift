@@ -1,3 +1,4 @@
+import Settings
 /// A broker written as a URL: `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`, IPv6 in brackets.
 struct BrokerAddress: Equatable, Sendable {
     var usesTLS: Bool

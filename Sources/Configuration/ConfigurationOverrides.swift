@@ -1,4 +1,5 @@
 import Contract
+import Settings
 /// What the command line overrides in the config file. Nil leaves the file's value.
 ///
 /// Only start-up settings: the simulated pose belongs to the command line itself, and live

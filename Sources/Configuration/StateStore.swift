@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PlumbDomain
+import Settings
 
 /// The live settings and the zero reference, kept in `state_dir` across restarts.
 ///

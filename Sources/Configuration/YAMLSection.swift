@@ -1,3 +1,4 @@
+import Settings
 /// One mapping of the config file, read key by key against the keys it may hold.
 ///
 /// Building one checks the structure first, in file order: the node must be a mapping (or

@@ -1,6 +1,6 @@
-import Configuration
 import Contract
 import PlumbDomain
+import Settings
 
 /// One entity's own options, before the shared availability, device, origin and unique id.
 struct DiscoveryEntity: Sendable, Equatable {

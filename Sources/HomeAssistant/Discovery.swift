@@ -1,6 +1,6 @@
-import Configuration
 import Contract
 import PlumbDomain
+import Settings
 
 /// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.
 ///

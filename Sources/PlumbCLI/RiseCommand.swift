@@ -3,6 +3,7 @@ import Contract
 import PlumbDomain
 import Ruler
 import RulerService
+import Settings
 
 /// `plumb rise`: how much higher one end of a span stands, from one averaged reading, as the
 /// agent's `rise` service answers it.

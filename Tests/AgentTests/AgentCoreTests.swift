@@ -8,6 +8,7 @@ import MQTTTesting
 import PlumbDomain
 import PlumbSync
 import Sampling
+import Settings
 import Testing
 
 /// The agent's decisions without a broker: readings and MQTT events in, publications out.

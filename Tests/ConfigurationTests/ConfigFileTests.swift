@@ -2,6 +2,7 @@ import Configuration
 import Contract
 import I2C
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("Config file: keys and defaults")

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Settings
 import Testing
 
 @Suite("config/plumb.yaml, the shipped example")

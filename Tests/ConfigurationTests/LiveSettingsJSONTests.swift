@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("Live settings over P/config/set: JSON, validated, all or nothing")

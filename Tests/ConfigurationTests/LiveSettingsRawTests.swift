@@ -1,5 +1,6 @@
 import Configuration
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("Live settings over P/config/<key>/set: one raw value")

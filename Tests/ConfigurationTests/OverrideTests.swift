@@ -1,5 +1,6 @@
 import Configuration
 import Contract
+import Settings
 import Testing
 
 @Suite("Command-line overrides")

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("StateStore: settings and zero survive restarts; damage is set aside, never fatal")

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PlumbDomain
+import Settings
 import Testing
 
 // Helpers shared by the configuration tests.

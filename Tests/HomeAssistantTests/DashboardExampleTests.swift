@@ -1,7 +1,7 @@
-import Configuration
 import Contract
 import Foundation
 import HomeAssistant
+import Settings
 import Testing
 
 /// `deploy/homeassistant/dashboard.yaml` names entities by the ids Home Assistant derives from

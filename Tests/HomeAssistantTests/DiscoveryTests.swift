@@ -1,8 +1,8 @@
-import Configuration
 import Contract
 import Foundation
 import HomeAssistant
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("Discovery: every entity, its ids, topics and shared blocks")

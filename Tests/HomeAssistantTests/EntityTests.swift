@@ -1,7 +1,7 @@
-import Configuration
 import Contract
 import HomeAssistant
 import PlumbDomain
+import Settings
 import Testing
 
 @Suite("Discovery: what each entity reads and writes")

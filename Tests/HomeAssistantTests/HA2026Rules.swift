@@ -1,6 +1,6 @@
-import Configuration
 import Contract
 import Foundation
+import Settings
 
 /// Rules of Home Assistant 2026.11, the newest release, that Plumb's discovery must follow.
 /// That release needs a newer Python than this machine has, so the conformance check in

@@ -1,7 +1,7 @@
-import Configuration
 import Foundation
 import HomeAssistant
 import PlumbDomain
+import Settings
 import Testing
 
 /// Home Assistant's own code, through the project's check in `Tests/HAConformance` (see its

@@ -1,8 +1,8 @@
-import Configuration
 import Contract
 import Foundation
 import HomeAssistant
 import PlumbDomain
+import Settings
 import Testing
 
 /// A failure in the tests' own set-up (a missing tool, a payload that isn't JSON).

@@ -13,16 +13,16 @@ import PlumbDomain
 /// shown, and changing it never changes what a threshold means.
 public struct LiveSettings: Sendable, Equatable {
     /// The unit readings are published in. Display only.
-    public internal(set) var angleUnit: AngleUnit = .deg
+    public package(set) var angleUnit: AngleUnit = .deg
     /// The unit lengths (such as shim heights) are shown in. Display only.
-    public internal(set) var lengthUnit: LengthUnit = .mm
+    public package(set) var lengthUnit: LengthUnit = .mm
     /// Level at tilt ≤ this.
-    public internal(set) var levelTolerance = Angle(degrees: 0.1)
+    public package(set) var levelTolerance = Angle(degrees: 0.1)
     /// Level is left only above `levelTolerance + levelHysteresis`; the alarm clears only at or
     /// below `alarmThreshold − levelHysteresis`.
-    public internal(set) var levelHysteresis = Angle(degrees: 0.02)
+    public package(set) var levelHysteresis = Angle(degrees: 0.02)
     /// The alarm is raised at tilt > this. Always above `levelTolerance + levelHysteresis`.
-    public internal(set) var alarmThreshold = Angle(degrees: 5)
+    public package(set) var alarmThreshold = Angle(degrees: 5)
     /// Seconds a new level or alarm state must hold before it is reported.
     ///
     /// 3 s by default. The datasheet noise leaves a 1 s average with about 0.018° of tilt noise,
@@ -30,33 +30,33 @@ public struct LiveSettings: Sendable, Equatable {
     /// sits right at the tolerance from chattering; requiring the new side to hold for three
     /// averaging windows does (LevelUnderNoiseTests measures 0–1 events in ten minutes, against
     /// 77–91 at 0.5 s). A knock or someone leaning on the machine doesn't flip the state either.
-    public internal(set) var levelDwellS: Double = 3
+    public package(set) var levelDwellS: Double = 3
     /// How the device is fixed to the machine.
-    public internal(set) var mount: Mount = .flat
+    public package(set) var mount: Mount = .flat
     /// The accelerometer's output data rate in hertz: one of ``supportedSampleRatesHz``.
-    public internal(set) var sampleRateHz: Double = 100
+    public package(set) var sampleRateHz: Double = 100
     /// Seconds of samples in the moving average. Holds at least one sample at ``sampleRateHz``.
-    public internal(set) var averageWindowS: Double = 1
+    public package(set) var averageWindowS: Double = 1
     /// Degrees of roll, pitch or tilt change that make a new state message worth sending.
-    public internal(set) var publishDeadbandDeg: Double = 0.05
+    public package(set) var publishDeadbandDeg: Double = 0.05
     /// Seconds between state messages caused by movement.
-    public internal(set) var minIntervalS: Double = 0.5
+    public package(set) var minIntervalS: Double = 0.5
     /// Seconds after which a state message is sent even without movement. At least
     /// ``minIntervalS``.
-    public internal(set) var heartbeatS: Double = 30
+    public package(set) var heartbeatS: Double = 30
     /// The display name, 1 to 64 printable characters. Defaults to the device's name.
-    public internal(set) var name: String
+    public package(set) var name: String
 
     /// Every setting at its default, with the display name `Plumb`.
     ///
-    /// The agent takes its defaults from ``AgentConfiguration/level`` instead, where the name
+    /// The agent takes its defaults from `AgentConfiguration.level` (Configuration) instead, where the name
     /// is the device's.
     public init() {
         name = "Plumb"
     }
 
     /// Every setting at its default, named `name`; callers pass an already validated name.
-    init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
@@ -73,7 +73,7 @@ public struct LiveSettings: Sendable, Equatable {
 
 /// The live keys, as the one place their names and order are written. Also the coding keys of
 /// ``EffectiveConfig`` and of `settings.json`, whose properties are named like these cases.
-enum LiveKey: String, CaseIterable, CodingKey, Sendable {
+package enum LiveKey: String, CaseIterable, CodingKey, Sendable {
     case angleUnit = "angle_unit"
     case lengthUnit = "length_unit"
     case levelTolerance = "level_tolerance"
@@ -89,5 +89,5 @@ enum LiveKey: String, CaseIterable, CodingKey, Sendable {
     case name
 
     /// The list for "the settings are …" in a message.
-    static let list = allCases.map(\.rawValue).joined(separator: ", ")
+    package static let list = allCases.map(\.rawValue).joined(separator: ", ")
 }

@@ -112,7 +112,7 @@ extension LiveSettings {
 
     /// A display name: trimmed, 1 to 64 characters, none of them control characters or line
     /// breaks.
-    static func checkName(_ text: String, key: LiveKey = .name) throws(SettingsRejection) -> String {
+    package static func checkName(_ text: String, key: LiveKey = .name) throws(SettingsRejection) -> String {
         let name = String(text.trimmingWhitespace)
         guard !name.isEmpty else {
             throw SettingsRejection(key, value: text, reason: "a name cannot be empty; give 1 to 64 printable characters.")
@@ -137,7 +137,7 @@ extension LiveSettings {
 
     /// The rules that tie settings together. When one is broken, the rejection names a key the
     /// message changed (the one a sender can fix), or the first involved when it changed none.
-    func checkCombination(changed: Set<LiveKey>) throws(SettingsRejection) {
+    package func checkCombination(changed: Set<LiveKey>) throws(SettingsRejection) {
         func blame(_ keys: LiveKey...) -> LiveKey {
             keys.first(where: changed.contains) ?? keys[0]
         }

@@ -2,7 +2,7 @@ import PlumbDomain
 
 /// The live settings as `settings.json` holds them: the live keys, angles as `{"radians": …}`
 /// (the unit ``Angle`` stores, so the round trip is exact), units and mount by name.
-struct PersistedSettings: Codable, Equatable {
+package struct PersistedSettings: Codable, Equatable {
     var angleUnit: String
     var lengthUnit: String
     var levelTolerance: Angle
@@ -20,7 +20,7 @@ struct PersistedSettings: Codable, Equatable {
     // The live keys, spelled once in LiveKey.
     typealias CodingKeys = LiveKey
 
-    init(_ settings: LiveSettings) {
+    package init(_ settings: LiveSettings) {
         angleUnit = settings.angleUnit.rawValue
         lengthUnit = settings.lengthUnit.rawValue
         levelTolerance = settings.levelTolerance
@@ -38,7 +38,7 @@ struct PersistedSettings: Codable, Equatable {
 
     /// The settings, checked exactly as an MQTT message would be: a file edited by hand, or
     /// written by a version with other rules, cannot bring in a value MQTT would refuse.
-    func validated() throws(SettingsRejection) -> LiveSettings {
+    package func validated() throws(SettingsRejection) -> LiveSettings {
         var settings = LiveSettings(name: name)
         // Text values go through the same parsers as MQTT's.
         try settings.set(.angleUnit, .string(angleUnit))

@@ -13,7 +13,7 @@ public struct SettingsRejection: Error, Sendable, Equatable, CustomStringConvert
 
     /// Whether the value had the wrong type (text for a number), as opposed to a wrong value;
     /// the config file reports the two differently.
-    let isWrongType: Bool
+    package let isWrongType: Bool
 
     public init(key: String?, value: String?, reason: String) {
         self.init(key: key, value: value, reason: reason, isWrongType: false)

@@ -6,7 +6,7 @@ import Glibc
 import PlumbDomain
 
 /// One value for a live key, as it arrived, before the key decides what it means.
-enum SettingInput: Sendable {
+package enum SettingInput: Sendable {
     /// A JSON number: degrees for an angle key.
     case number(Double)
     case bool(Bool)
@@ -134,7 +134,7 @@ extension LiveSettings {
     }
 
     /// Sets one key, checking its type and its own rule (not the combination rules).
-    mutating func set(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) {
+    package mutating func set(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) {
         switch key {
         case .angleUnit:
             angleUnit = try Self.unit(key, input, "angle unit", AngleUnit.allCases.map(\.rawValue), AngleUnit.init(parsing:))
