@@ -51,7 +51,10 @@ let package = Package(
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
-        .target(name: "Configuration", dependencies: ["CYAML", "Contract", "PlumbDomain", "Settings", "I2C"]),
+        // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against.
+        .target(name: "Configuration", dependencies: [
+            "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "I2C",
+        ]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),

@@ -9,6 +9,11 @@ import PlumbSync
 /// one six-byte burst. Bus failures surface as ``SensorError``; nothing aborts.
 public final class ADXL345: Accelerometer {
     public static let model = "ADXL345"
+    /// The addresses the chip answers at, the default first: 0x53 with SDO/ALT low (the usual
+    /// breakout), 0x1D with it high.
+    public static let addresses = [I2CAddress(0x53)!, I2CAddress(0x1D)!]
+    /// 0x53, where the usual breakout answers.
+    public static let defaultAddress = addresses[0]
 
     public let bus: any I2CBus
     public let address: I2CAddress
@@ -24,7 +29,7 @@ public final class ADXL345: Accelerometer {
     /// - Parameters:
     ///   - address: 0x53 with SDO/ALT low (the usual breakout), 0x1D with it high.
     ///   - clock: real time by default; tests pass the simulation's clock.
-    public init(bus: any I2CBus, address: I2CAddress = I2CAddress(0x53)!, clock: any PacingClock = MonotonicPacingClock()) {
+    public init(bus: any I2CBus, address: I2CAddress = defaultAddress, clock: any PacingClock = MonotonicPacingClock()) {
         self.bus = bus
         self.address = address
         self.clock = clock

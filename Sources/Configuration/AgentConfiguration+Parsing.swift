@@ -1,3 +1,4 @@
+import Accelerometers
 import Contract
 import I2C
 import PlumbDomain
@@ -184,13 +185,13 @@ extension AgentConfiguration {
             case .string(let text): I2CAddress(parsing: text)
             default: nil
             }
-            guard let address, Self.adxl345Addresses.contains(address) else {
+            guard let address, ADXL345.addresses.contains(address) else {
                 throw section.error(.invalidValue, "address", "\"\(scalar.text.truncatedForMessage)\" is not accepted; \(accepted)")
             }
             sensor.address = address
         }
         if let range = try section.int("range", in: 2...16, what: "the range in g") {
-            guard Self.ranges.contains(range) else {
+            guard ADXL345Range(gravities: range) != nil else {
                 throw section.error(.invalidValue, "range", "\(range) g is not a range of the ADXL345; use 2, 4, 8 or 16.")
             }
             sensor.range = range

@@ -1,3 +1,4 @@
+import Accelerometers
 import Contract
 import FoundationEssentials
 #if canImport(Glibc)
@@ -112,7 +113,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// The I²C bus device file, `/dev/i2c-1` by default.
         public internal(set) var bus = "/dev/i2c-1"
         /// 0x53 (SDO to GND, the default) or 0x1D (SDO to 3V3).
-        public internal(set) var address = AgentConfiguration.adxl345Addresses[0]
+        public internal(set) var address = ADXL345.defaultAddress
         /// The measurement range in g: 2, 4, 8 or 16 (the default).
         public internal(set) var range = 16
 
@@ -151,11 +152,6 @@ public struct AgentConfiguration: Sendable, Equatable {
         sensor = SensorSettings()
         level = LiveSettings(name: name)
     }
-
-    /// The addresses an ADXL345 answers at: 0x53, then 0x1D.
-    public static let adxl345Addresses = [I2CAddress(0x53)!, I2CAddress(0x1D)!]
-    /// The ranges, in g.
-    public static let ranges = [2, 4, 8, 16]
 
     /// `Plumb <id>`, cut to the 64 characters a name may have.
     static func defaultName(forDeviceID id: String) -> String {

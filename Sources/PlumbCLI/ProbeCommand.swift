@@ -1,5 +1,6 @@
 import Accelerometers
 import I2C
+import PlumbDomain
 
 /// `plumb probe`: finds the chip and reports how the bus reaches it.
 struct ProbeCommand: Subcommand {

@@ -32,7 +32,7 @@ struct SensorOptions {
             }
             self.address = address
         } else {
-            address = I2CAddress(0x53)!
+            address = ADXL345.defaultAddress
         }
         let simulation = try SimulationOptions(parsed)
         if kind == .sim {
@@ -64,7 +64,7 @@ struct SensorOptions {
                 throw CommandFailure(error.description)
             }
         case .simulated(let simulation):
-            let bus = simulation.makeChip(address: I2CAddress(0x53)!)
+            let bus = simulation.makeChip(address: ADXL345.defaultAddress)
             return ADXL345(bus: bus, address: address)
         }
     }

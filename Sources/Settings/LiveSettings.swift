@@ -64,11 +64,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// `P/config`, the `<key>` of `P/config/<key>/set`, and the keys of the `level:` section.
     public static let keys: [String] = LiveKey.allCases.map(\.rawValue)
 
-    /// The rates the ADXL345 offers that Plumb samples at, in hertz: 6.25 to 3200, doubling.
-    ///
-    /// The same list as `OutputDataRate.supported` in the Accelerometers module (3200 / 2^(15 − code)
-    /// for codes 6…15), which this module does not depend on; the agent's tests keep them equal.
-    public static let supportedSampleRatesHz: [Double] = (6...15).map { 3200 / Double(1 << (15 - $0)) }
+    /// The rates the ADXL345 offers that Plumb samples at, in hertz: 6.25 to 3200, doubling;
+    /// ``OutputDataRate/supported``, which owns them.
+    public static let supportedSampleRatesHz: [Double] = OutputDataRate.supported.map(\.hertz)
 }
 
 /// The live keys, as the one place their names and order are written. Also the coding keys of

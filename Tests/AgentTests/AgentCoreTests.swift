@@ -161,7 +161,4 @@ struct AgentCoreTests {
         #expect(SamplingService.samplesPerBlock(rateHz: 6.25) == 1)
     }
 
-    @Test func theSampleRateListsAgree() {
-        #expect(LiveSettings.supportedSampleRatesHz == OutputDataRate.supported.map(\.hertz))
-    }
 }
