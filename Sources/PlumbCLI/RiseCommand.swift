@@ -1,4 +1,3 @@
-import Configuration
 import Contract
 import PlumbDomain
 import Ruler

@@ -1,6 +1,5 @@
 import Accelerometers
 import Agent
-import Configuration
 import Contract
 import Foundation
 import HomeAssistant
