@@ -188,8 +188,14 @@ extension StateStore {
     }
 
     static func decodeCalibration(_ bytes: [UInt8]) throws(StateFileProblem) -> CalibrationRecord {
-        let record: CalibrationRecord = try decodeJSON(bytes)
-        try checkFormat(record.format)
-        return record
+        // The format first: a newer plumb's file should be named as such, not as a missing key.
+        let probe: FormatProbe = try decodeJSON(bytes)
+        try checkFormat(probe.format)
+        return try decodeJSON(bytes)
     }
+}
+
+/// Just the `format` field of a state file.
+private struct FormatProbe: Decodable {
+    var format: Int
 }
