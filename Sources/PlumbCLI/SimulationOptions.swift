@@ -46,7 +46,7 @@ struct SimulationOptions {
                + "        typical ±0.5; default 0."),
         .value("--sim-chip-seed", "N", "A random typical chip: offsets X/Y ±35, Z ±40 mg, gain ±1 % (+3.5 % X/Y),\n"
                + "        cross-axis ±1 %, nonlinearity ±0.5 %; the flags above override its parts."),
-        .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 4s, face:-x 4s, roll:15 3s'; words face:F,\n"
+        .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 6s, face:-x 6s, roll:15 3s'; words face:F,\n"
                + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, then a duration; the last is held."),
         .value("--sim-seed", "N", "Noise seed, for repeatable runs."),
         .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails) or unplug:AFTER:FOR (seconds)."),
