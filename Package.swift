@@ -89,7 +89,10 @@ let package = Package(
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
-        .testTarget(name: "CLITests", dependencies: ["BrokerHarness"], resources: [.copy("Fixtures")]),
+        // The calibration tests check the stored file against the simulated chip's true errors.
+        .testTarget(name: "CLITests", dependencies: [
+            "BrokerHarness", "Accelerometers", "Configuration", "PlumbDomain", "Sampling", "SimulatedADXL345",
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain", "Settings"]),
         .testTarget(name: "AgentTests", dependencies: [

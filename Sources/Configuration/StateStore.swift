@@ -59,7 +59,7 @@ public struct StateStore: Sendable {
         try write(ZeroFile(format: Self.format, zero: zero), to: zeroPath, what: "the zero reference")
     }
 
-    private func write(_ document: some Encodable, to path: String, what: String) throws(StateStoreError) {
+    func write(_ document: some Encodable, to path: String, what: String) throws(StateStoreError) {
         if let problem = FileSystem.makeDirectories(directory, mode: Self.directoryMode) {
             throw StateStoreError(path: directory, action: "create the state directory", problem: problem, directory: directory)
         }
@@ -107,7 +107,7 @@ public struct StateStore: Sendable {
         return result
     }
 
-    private func load<Value>(_ name: String, fallback: String, warnings: inout [String],
+    func load<Value>(_ name: String, fallback: String, warnings: inout [String],
                              decode: ([UInt8]) throws(StateFileProblem) -> Value) -> Value? {
         let path = directory + "/" + name
         let problem: String
@@ -174,7 +174,7 @@ public struct StateStore: Sendable {
         return document.zero
     }
 
-    private static func decodeJSON<Document: Decodable>(_ bytes: [UInt8]) throws(StateFileProblem) -> Document {
+    static func decodeJSON<Document: Decodable>(_ bytes: [UInt8]) throws(StateFileProblem) -> Document {
         do {
             return try JSONDecoder().decode(Document.self, from: Data(bytes))
         } catch let DecodingError.keyNotFound(key, _) {
@@ -189,7 +189,7 @@ public struct StateStore: Sendable {
         }
     }
 
-    private static func checkFormat(_ format: Int) throws(StateFileProblem) {
+    static func checkFormat(_ format: Int) throws(StateFileProblem) {
         guard format == Self.format else {
             throw StateFileProblem(reason: "format \(format), and this version of plumb reads format \(Self.format)")
         }

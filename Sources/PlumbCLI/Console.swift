@@ -11,6 +11,9 @@ struct Console: Sendable {
 
     func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
+    /// Writes to stderr without ending the line, for a progress bar redrawn with `\r`.
+    func errorWithoutNewline(_ text: String) { write(text, to: STDERR_FILENO) }
+
     private func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

@@ -12,7 +12,7 @@ public enum Plumb {
 
     /// Every subcommand, in the order `plumb --help` lists them.
     static let commands: [any Subcommand.Type] = [
-        BubbleCommand.self, ConvertCommand.self, ForgetCommand.self, ProbeCommand.self, ReadCommand.self,
+        BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, ForgetCommand.self, ProbeCommand.self, ReadCommand.self,
         RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self, ShimCommand.self,
     ]
 

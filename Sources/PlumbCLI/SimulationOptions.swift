@@ -10,12 +10,25 @@ struct SimulationOptions {
     var pitch = Angle.zero
     var motion = "still"
     var noiseLSB: Double?
-    var offsetMilligravities: Vector3 = .zero
-    var gainError: Vector3 = .zero
+    var offsetMilligravities: Vector3?
+    var gainError: Vector3?
     var seed: UInt64?
     var fault: String?
+    /// `--sim-cross-axis`: an explicit matrix (fractions, diagonal 0), or a random bound.
+    var crossAxis: CrossAxis?
+    /// `--sim-nonlinearity`, fraction of full scale per axis.
+    var nonlinearity: Vector3?
+    /// `--sim-chip-seed`: a random typical part, which the explicit error flags override.
+    var chipSeed: UInt64?
+    /// `--sim-script`, parsed.
+    var script: AttitudeScript?
     /// The first `--sim-*` flag given, to name it when `--sensor sim` is missing.
     var firstFlagGiven: String?
+
+    enum CrossAxis {
+        case matrix(Matrix3)
+        case random(bound: Double)
+    }
 
     static let motions = ["still", "sweep", "vibration", "square"]
 
@@ -27,6 +40,14 @@ struct SimulationOptions {
         .value("--sim-noise-lsb", "N", "X/Y noise in LSB rms at ≤100 Hz (default 0.75; Z scales to 1.1); 0 is noiseless."),
         .value("--sim-offset-mg", "X,Y,Z", "Zero-g offset error in mg (typical ±35, ±35, ±40); default 0."),
         .value("--sim-gain-error", "PCT", "Sensitivity error in percent, one for all axes or X,Y,Z (typical ±1–3.5); default 0."),
+        .value("--sim-cross-axis", "PCT", "Cross-axis sensitivity in percent: one bound (each term drawn within ±PCT from\n"
+               + "        the seed) or six terms XY,XZ,YX,YZ,ZX,ZY (XY: y's force seen on x); typical ±1; default 0."),
+        .value("--sim-nonlinearity", "PCT", "Nonlinearity in percent of full scale at full scale (a cubic), one or X,Y,Z;\n"
+               + "        typical ±0.5; default 0."),
+        .value("--sim-chip-seed", "N", "A random typical chip: offsets X/Y ±35, Z ±40 mg, gain ±1 % (+3.5 % X/Y),\n"
+               + "        cross-axis ±1 %, nonlinearity ±0.5 %; the flags above override its parts."),
+        .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 6s, face:-x 6s, roll:15 3s'; words face:F,\n"
+               + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, then a duration; the last is held."),
         .value("--sim-seed", "N", "Noise seed, for repeatable runs."),
         .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails) or unplug:AFTER:FOR (seconds)."),
     ]
@@ -55,11 +76,18 @@ struct SimulationOptions {
         if let gain = try parsed.triple("--sim-gain-error", allowSingle: true, in: -50...50) {
             gainError = Vector3(x: gain[0], y: gain[1], z: gain[2]) / 100
         }
-        if let text = parsed.string("--sim-seed") {
-            guard let seed = UInt64(text) else {
-                throw UsageError("--sim-seed takes a whole number from 0 to \(UInt64.max); got '\(text)'.")
+        seed = try Self.seed(parsed, "--sim-seed")
+        chipSeed = try Self.seed(parsed, "--sim-chip-seed")
+        crossAxis = try Self.crossAxis(parsed)
+        if let terms = try parsed.triple("--sim-nonlinearity", allowSingle: true, in: -5...5) {
+            nonlinearity = Vector3(x: terms[0], y: terms[1], z: terms[2]) / 100
+        }
+        if let text = parsed.string("--sim-script") {
+            if let clash = ["--sim-roll", "--sim-pitch", "--sim-motion"].first(where: { parsed.string($0) != nil }) {
+                throw UsageError("--sim-script and \(clash) exclude each other: put the attitude in the script"
+                    + " (roll:DEG, pitch:DEG).")
             }
-            self.seed = seed
+            do { script = try AttitudeScript(parsing: text) } catch { throw UsageError("--sim-script: \(error)") }
         }
         if let fault = parsed.string("--sim-fault") {
             _ = try Self.parseFault(fault)
@@ -67,9 +95,10 @@ struct SimulationOptions {
         }
     }
 
-    /// The scene the flags describe.
-    var scene: SimulatedScene {
-        switch motion {
+    /// The scene the flags describe; a script starts at `now`.
+    func scene(now: Double) -> SimulatedScene {
+        if let script { return .scripted(script, startingAt: now) }
+        return switch motion {
         case "sweep": .sweep(roll: roll, pitch: pitch, amplitude: Angle(degrees: 2), period: 60)
         case "vibration": .vibration(roll: roll, pitch: pitch, amplitude: 0.05, frequency: 25)
         case "square": .square(roll: roll, pitch: pitch, step: Angle(degrees: 1), period: Self.squarePeriod)
@@ -79,12 +108,22 @@ struct SimulationOptions {
 
     /// Builds the simulated chip, sampling in real time.
     func makeChip(address: I2CAddress) -> SimulatedADXL345 {
-        var configuration = SimulatedADXL345.Configuration(address: address, scene: scene)
-        if let noiseLSB { configuration.noiseXY = noiseLSB }
-        configuration.offset = offsetMilligravities
-        configuration.gain = gainError
-        if let seed { configuration.seed = seed }
         let clock = MonotonicSimulationClock()
+        var configuration = chipSeed.map { SimulatedADXL345.Configuration.randomTypicalPart(seed: $0) }
+            ?? SimulatedADXL345.Configuration()
+        configuration.address = address
+        configuration.scene = scene(now: clock.now())
+        if let noiseLSB { configuration.noiseXY = noiseLSB }
+        if let offsetMilligravities { configuration.offset = offsetMilligravities }
+        if let gainError { configuration.gain = gainError }
+        if let nonlinearity { configuration.nonlinearity = nonlinearity }
+        switch crossAxis {
+        case .matrix(let matrix): configuration.crossAxis = matrix
+        case .random(let bound):
+            configuration.crossAxis = SimulatedADXL345.Configuration.randomCrossAxis(bound: bound, seed: seed ?? chipSeed ?? configuration.seed)
+        case nil: break
+        }
+        if let seed { configuration.seed = seed }
         if let fault, let parsed = try? Self.parseFault(fault) {
             switch parsed {
             case .stuck:
@@ -96,6 +135,28 @@ struct SimulationOptions {
             }
         }
         return SimulatedADXL345(configuration: configuration, clock: clock)
+    }
+
+    private static func seed(_ parsed: ParsedArguments, _ name: String) throws(UsageError) -> UInt64? {
+        guard let text = parsed.string(name) else { return nil }
+        guard let seed = UInt64(text) else {
+            throw UsageError("\(name) takes a whole number from 0 to \(UInt64.max); got '\(text)'.")
+        }
+        return seed
+    }
+
+    private static func crossAxis(_ parsed: ParsedArguments) throws(UsageError) -> CrossAxis? {
+        guard let text = parsed.string("--sim-cross-axis") else { return nil }
+        let terms = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmed) }
+        guard terms.count == 1 || terms.count == 6,
+              terms.allSatisfy({ $0 != nil && $0!.isFinite && abs($0!) <= 10 }) else {
+            throw UsageError("--sim-cross-axis takes one bound in percent (each term drawn within ±PCT) or six terms"
+                + " XY,XZ,YX,YZ,ZX,ZY in percent, each between -10 and 10; got '\(text)'.")
+        }
+        let t = terms.map { $0! / 100 }
+        if t.count == 1 { return .random(bound: abs(t[0])) }
+        return .matrix(Matrix3(rows: Vector3(x: 0, y: t[0], z: t[1]), Vector3(x: t[2], y: 0, z: t[3]),
+                               Vector3(x: t[4], y: t[5], z: 0)))
     }
 
     private enum ParsedFault {

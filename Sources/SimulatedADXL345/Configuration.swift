@@ -6,7 +6,8 @@ extension SimulatedADXL345 {
     /// it is, and what is wrong with its wiring.
     ///
     /// The defaults are an ideal chip with the datasheet's noise, level and still, at 0x53: a
-    /// scene at roll 3° reads 3°. Opt into errors with ``offset``, ``gain`` or ``typicalPart``.
+    /// scene at roll 3° reads 3°. Opt into errors with ``offset``, ``gain``,
+    /// ``crossAxis``, ``nonlinearity``, ``typicalPart`` or ``randomTypicalPart(seed:scene:)``.
     public struct Configuration: Sendable {
         /// The 7-bit address the chip acknowledges; others NACK. Default 0x53 (SDO/ALT low).
         public var address: I2CAddress
@@ -25,6 +26,19 @@ extension SimulatedADXL345 {
         /// ±0.01, and X/Y about +0.035 more at 3.3 V than at 2.5 V; this model does not derive
         /// that from ``supplyVoltage``, so include it here. Default zero.
         public var gain: Vector3
+        /// Cross-axis sensitivity as fractions: element (i, j) is how much of the true force
+        /// along axis j appears on output axis i, so output = (diag(1 + gain) + C) · true. The
+        /// diagonal is ignored. Typical parts: ±0.01 per element (datasheet ±1 %), which also
+        /// covers the chip sitting a fraction of a degree askew on its board. Default zero.
+        public var crossAxis: Matrix3
+        /// Nonlinearity per axis as a fraction of full scale, modelled as a cubic term: an axis
+        /// sensing `a` g on a range of ±FS g reads `a + n · FS · (a / FS)³` (before gain), so
+        /// the error is `n` of full scale at full scale and falls with the cube below it. The
+        /// datasheet's ±0.5 % of full scale is a bound over the whole range; for a level, which
+        /// only ever senses ±1 g, it is tiny: on Plumb's ±16 g range `n = 0.005` gives
+        /// 0.005 · 16 / 16³ g ≈ 0.02 mg at 1 g (1.25 mg on ±2 g). Typical parts: ±0.005.
+        /// Default zero.
+        public var nonlinearity: Vector3
         /// Supply voltage VS in volts, 2.0…3.6 (clamped); scales the self-test response by the
         /// datasheet's Table 14. Default 3.3 V, the Pi's rail.
         public var supplyVoltage: Double
@@ -55,6 +69,8 @@ extension SimulatedADXL345 {
             noiseZ: Double? = nil,
             offset: Vector3 = .zero,
             gain: Vector3 = .zero,
+            crossAxis: Matrix3 = .zero,
+            nonlinearity: Vector3 = .zero,
             supplyVoltage: Double = 3.3,
             selfTestResponse: Vector3 = Configuration.typicalSelfTestResponse,
             seed: UInt64 = 0x5EED_AD11_345A_CCE1,
@@ -66,6 +82,8 @@ extension SimulatedADXL345 {
             self.noiseZ = noiseZ
             self.offset = offset
             self.gain = gain
+            self.crossAxis = crossAxis
+            self.nonlinearity = nonlinearity
             self.supplyVoltage = supplyVoltage
             self.selfTestResponse = selfTestResponse
             self.seed = seed

@@ -48,11 +48,14 @@ struct OutputFormat: Equatable {
 
 /// The analogue and digital path of one sample, from true specific force to data words.
 ///
-/// Order, per axis: gain error, zero-g offset error, OFSx registers, self-test force, noise,
+/// Order: nonlinearity (per axis, on the configured range), sensitivity (gain and cross-axis),
+/// then per axis: zero-g offset error, OFSx registers, self-test force, noise,
 /// then quantize, clip, drop the LSB at the top rates, justify.
 struct OutputPipeline: Sendable {
-    /// Per-axis sensitivity error, fraction.
-    var gain: Vector3
+    /// The sensitivity matrix: diag(1 + gain) plus cross-axis terms.
+    var sensitivity: Matrix3
+    /// Nonlinearity per axis, fraction of full scale (see the configuration).
+    var nonlinearity: Vector3
     /// Per-axis zero-g offset error, g.
     var offset: Vector3
     /// Self-test response at the configured supply, g.
@@ -67,7 +70,8 @@ struct OutputPipeline: Sendable {
     static let offsetRegisterStep = 4.0 / 256
 
     init(configuration: SimulatedADXL345.Configuration) {
-        gain = configuration.gain
+        sensitivity = configuration.sensitivity
+        nonlinearity = configuration.nonlinearity
         offset = configuration.offset / 1000
         let factors = SelfTestSupplyScaling.factors(atSupply: configuration.supplyVoltage)
         let response = configuration.selfTestResponse
@@ -80,8 +84,14 @@ struct OutputPipeline: Sendable {
 
     /// The formatted sample for true specific force `force` (g), sample number `serial`.
     func sample(force: Vector3, serial: UInt64, format: OutputFormat, offsetRegisters: (Int8, Int8, Int8)) -> RawSample {
-        var value = Vector3(
-            x: force.x * (1 + gain.x), y: force.y * (1 + gain.y), z: force.z * (1 + gain.z))
+        var sensed = force
+        if nonlinearity != .zero {
+            // A cubic bow, n of full scale at full scale: n · FS · (a / FS)³ = n · a³ / FS².
+            let scale = 1 / (Double(format.range.gravities * format.range.gravities))
+            sensed += Vector3(x: nonlinearity.x * force.x * force.x * force.x, y: nonlinearity.y * force.y * force.y * force.y,
+                              z: nonlinearity.z * force.z * force.z * force.z) * scale
+        }
+        var value = sensitivity * sensed
         value += offset
         value += Vector3(
             x: Double(offsetRegisters.0), y: Double(offsetRegisters.1), z: Double(offsetRegisters.2)

@@ -105,6 +105,17 @@ public final class SimulatedADXL345: I2CBus {
         withSynchronizedState { $0.configuration.scene = scene }
     }
 
+    /// Starts `script` at the clock's current time: the chip is turned through its attitudes
+    /// from now on, then holds the last one.
+    public func run(_ script: AttitudeScript) {
+        withSynchronizedState { $0.configuration.scene = .scripted(script, start: $0.now) }
+    }
+
+    /// Holds the chip still in `pose` from now on.
+    public func setPose(_ pose: SimulatedPose) {
+        setScene(.pose(pose))
+    }
+
     /// The fault in force.
     public var fault: Fault {
         state.withLock { $0.configuration.fault }

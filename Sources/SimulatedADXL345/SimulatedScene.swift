@@ -31,9 +31,23 @@ public enum SimulatedScene: Sendable, Hashable {
     /// A fixed specific force, in g: any magnitude or direction, such as 0 g in free fall or
     /// 3 g along x to drive an axis past its range.
     case fixed(Vector3)
+    /// An ``AttitudeScript`` that began at `start` seconds of the simulation clock: its
+    /// attitudes, holds and moves, then its last attitude for ever. Build it at the clock's
+    /// current time with ``scripted(_:startingAt:)`` or ``SimulatedADXL345/run(_:)``.
+    case scripted(AttitudeScript, start: Double)
 
     /// Flat and face-up, still: (0, 0, +1) g.
     public static let level = SimulatedScene.still(roll: .zero, pitch: .zero)
+
+    /// Held still in `pose`.
+    public static func pose(_ pose: SimulatedPose) -> SimulatedScene {
+        .fixed(pose.gravity)
+    }
+
+    /// `script`, starting at clock time `start`.
+    public static func scripted(_ script: AttitudeScript, startingAt start: Double) -> SimulatedScene {
+        .scripted(script, start: start)
+    }
 
     /// The specific force in g, device frame, at `time` seconds of the simulation clock.
     public func gravity(at time: Double) -> Vector3 {
@@ -69,6 +83,9 @@ public enum SimulatedScene: Sendable, Hashable {
 
         case let .fixed(vector):
             return vector
+
+        case let .scripted(script, start):
+            return script.gravity(atElapsed: time - start)
         }
     }
 }

@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import PlumbDomain
+
+/// The accelerometer calibration as `calibration.json` in the state directory holds it: the
+/// correction itself and where it came from (method, date, chip, how well it fitted).
+///
+/// ```json
+/// {"format":1,"method":"six_point","date":"2026-12-01T10:00:00Z",
+///  "chip":{"bus":"/dev/i2c-1","address":"0x53","devid":"0xE5"},
+///  "residual_mg":{"rms":0.4,"max":0.6},
+///  "calibration":{"matrix":[[…],[…],[…]],"offset_g":[…]},
+///  "faces":[{"face":"+x","mean_g":[…],"samples":200},…]}
+/// ```
+///
+/// A reversal adds `"reversal"`: the mount, the zero error it found and the surface's tilt.
+/// The calibration is validated when decoded (``Calibration``), so a damaged file is set aside,
+/// never applied.
+public struct CalibrationRecord: Codable, Hashable, Sendable {
+    /// How the calibration was made.
+    public enum Method: String, Codable, Hashable, Sendable {
+        /// The six-face tumble: offsets, gains and cross-axis terms.
+        case sixPoint = "six_point"
+        /// The two-position reversal alone: offsets on the horizontal axes, matrix identity.
+        case reversal
+        /// A tumble whose offset a later reversal refined.
+        case sixPointAndReversal = "six_point+reversal"
+    }
+
+    /// Which chip was calibrated, as text people compare: `/dev/i2c-1`, `0x53`, `0xE5`.
+    public struct Chip: Codable, Hashable, Sendable {
+        public var bus: String
+        public var address: String
+        public var devid: String
+
+        public init(bus: String, address: String, devid: String) {
+            self.bus = bus
+            self.address = address
+            self.devid = devid
+        }
+    }
+
+    /// How far the tumble's six means are from the fitted model, in mg.
+    public struct Residual: Codable, Hashable, Sendable {
+        public var rms: Double
+        public var max: Double
+
+        public init(rms: Double, max: Double) {
+            self.rms = rms
+            self.max = max
+        }
+    }
+
+    /// One face of the tumble as measured.
+    public struct FaceMean: Codable, Hashable, Sendable {
+        public var face: Face
+        /// The raw mean, g, [x, y, z].
+        public var meanG: [Double]
+        public var samples: Int
+
+        public init(face: Face, mean: Vector3, samples: Int) {
+            self.face = face
+            meanG = [mean.x, mean.y, mean.z]
+            self.samples = samples
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case face, samples
+            case meanG = "mean_g"
+        }
+    }
+
+    /// What a reversal found.
+    public struct Reversal: Codable, Hashable, Sendable {
+        /// `flat` or `upright`.
+        public var mount: String
+        /// The zero error folded into the offset, device frame, mg [x, y, z].
+        public var zeroOffsetMilliG: [Double]
+        /// The instrument's roll zero error before this reversal, degrees; nil for `upright`.
+        public var zeroRollDeg: Double?
+        /// Its pitch zero error (along the bar for `upright`), degrees.
+        public var zeroPitchDeg: Double
+        /// The surface's true roll at the spot, degrees; nil for `upright`.
+        public var surfaceRollDeg: Double?
+        /// The surface's true pitch (slope along the bar for `upright`), degrees.
+        public var surfacePitchDeg: Double
+
+        public init(_ result: ReversalCalibration) {
+            mount = result.mount.name
+            zeroOffsetMilliG = [result.zeroOffset.x, result.zeroOffset.y, result.zeroOffset.z].map { $0 * 1000 }
+            zeroRollDeg = result.zeroRoll?.degrees
+            zeroPitchDeg = result.zeroPitch.degrees
+            surfaceRollDeg = result.surfaceRoll?.degrees
+            surfacePitchDeg = result.surfacePitch.degrees
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case mount
+            case zeroOffsetMilliG = "zero_offset_mg"
+            case zeroRollDeg = "zero_roll_deg"
+            case zeroPitchDeg = "zero_pitch_deg"
+            case surfaceRollDeg = "surface_roll_deg"
+            case surfacePitchDeg = "surface_pitch_deg"
+        }
+    }
+
+    /// The file format; see ``StateStore``.
+    public var format: Int
+    public var method: Method
+    /// When it was made, ISO 8601 UTC: `2026-12-01T10:00:00Z`.
+    public var date: String
+    public var chip: Chip
+    /// The tumble's residual; nil for a reversal alone.
+    public var residualMilliG: Residual?
+    /// The correction: `g = M · (raw − offset)`.
+    public var calibration: Calibration
+    /// The tumble's six means; nil for a reversal alone.
+    public var faces: [FaceMean]?
+    /// The last reversal folded in; nil for a tumble alone.
+    public var reversal: Reversal?
+
+    public init(method: Method, date: String = CalibrationRecord.timestamp(), chip: Chip, residualMilliG: Residual? = nil,
+                calibration: Calibration, faces: [FaceMean]? = nil, reversal: Reversal? = nil) {
+        format = StateStore.format
+        self.method = method
+        self.date = date
+        self.chip = chip
+        self.residualMilliG = residualMilliG
+        self.calibration = calibration
+        self.faces = faces
+        self.reversal = reversal
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, method, date, chip, calibration, faces, reversal
+        case residualMilliG = "residual_mg"
+    }
+
+    /// The current time as ISO 8601 UTC to the second: `2026-12-01T10:00:00Z`.
+    public static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
+        var now = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2)
+            + "T" + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "Z"
+    }
+}
+
+extension StateStore {
+    /// `calibration.json`.
+    public static let calibrationFileName = "calibration.json"
+
+    public var calibrationPath: String { directory + "/" + Self.calibrationFileName }
+
+    /// Persists `record`, replacing `calibration.json` atomically (as ``save(settings:)`` does).
+    ///
+    /// - Throws: ``StateStoreError`` saying which file, what failed and what to do.
+    public func save(calibration record: CalibrationRecord) throws(StateStoreError) {
+        try write(record, to: calibrationPath, what: "the calibration")
+    }
+
+    /// The stored calibration, if any. Never fails, as ``load()``: no file is nil with no
+    /// warning; a damaged one (not JSON, another format, an implausible calibration) is set
+    /// aside as `calibration.json.corrupt-<UTC>` with a warning, and the sensor is then used
+    /// uncalibrated; an unreadable one is left alone, with a warning.
+    public func loadCalibration() -> (record: CalibrationRecord?, warning: String?) {
+        var warnings: [String] = []
+        let record = load(Self.calibrationFileName, fallback: "the sensor is used uncalibrated; run plumb calibrate"
+                          + " six-point to calibrate it again", warnings: &warnings) { bytes throws(StateFileProblem) in
+            try Self.decodeCalibration(bytes)
+        }
+        return (record, warnings.first)
+    }
+
+    /// Removes `calibration.json` (a missing file is fine).
+    ///
+    /// - Throws: ``StateStoreError``.
+    public func removeCalibration() throws(StateStoreError) {
+        if let problem = FileSystem.remove(calibrationPath) {
+            throw StateStoreError(path: calibrationPath, action: "remove the calibration", problem: problem, directory: directory)
+        }
+    }
+
+    static func decodeCalibration(_ bytes: [UInt8]) throws(StateFileProblem) -> CalibrationRecord {
+        // The format first: a newer plumb's file should be named as such, not as a missing key.
+        let probe: FormatProbe = try decodeJSON(bytes)
+        try checkFormat(probe.format)
+        return try decodeJSON(bytes)
+    }
+}
+
+/// Just the `format` field of a state file.
+private struct FormatProbe: Decodable {
+    var format: Int
+}

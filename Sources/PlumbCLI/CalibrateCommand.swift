@@ -1,0 +1,114 @@
+import Accelerometers
+import Configuration
+import FoundationEssentials
+import I2C
+import PlumbDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumb calibrate six-point|reversal`: measures the chip's own errors and stores the correction
+/// in `calibration.json` in the state directory.
+struct CalibrateCommand: Subcommand {
+    static let name = "calibrate"
+    static let summary = "Calibrate the accelerometer: six-point tumble or two-position reversal."
+    static let usage = "plumb calibrate six-point|reversal [--bus PATH | --sensor sim [--sim-* …]] [--address ADDR] "
+        + "[--state-dir DIR | --config FILE] [--mount flat|upright] [--seconds S] [--timeout S] [--json]"
+    static let maxPositionals = 1
+    static let specs = SensorOptions.specs + [
+        .value("--state-dir", "DIR", "Where calibration.json goes (default: the config file's state_dir)."),
+        .value("--config", "FILE", "Config file to take state_dir from (default \(AgentConfiguration.defaultPath))."),
+        .value("--mount", "MOUNT", "reversal only: flat (default, both axes) or upright (along the bar)."),
+        .value("--seconds", "S", "Seconds averaged per position, at least 2 (default 2)."),
+        .value("--timeout", "S", "Give up, saving nothing, after this many seconds (default 600)."),
+        .flag("--json", "Print the stored record as one JSON object."),
+    ]
+    static let helpSummary = """
+        six-point: put the device on each of its six faces, in any order; each is detected, averaged once
+        still, and the offsets, gains and cross-axis terms are fitted (a 3×3 matrix and an offset, by least
+        squares), with the residual in mg.
+        reversal: read, turn the device 180° about the vertical on the same spot, read again; half the sum
+        is the zero error, half the difference the surface's tilt. It refines a stored calibration's offset.
+        At a terminal each step waits for Enter; otherwise each new position is taken as soon as the
+        sensor is still on it (after having moved), so a script can drive it.
+        """
+
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
+        guard let method = parsed.positionals.first else {
+            throw UsageError("say which calibration: six-point or reversal.")
+        }
+        guard method == "six-point" || method == "reversal" else {
+            throw UsageError("the calibrations are six-point and reversal; got '\(method)'.")
+        }
+        let sensor = try SensorOptions(parsed)
+        let seconds = try parsed.double("--seconds", in: 2...600, what: "seconds") ?? 2
+        let timeout = try parsed.double("--timeout", in: 1...86_400, what: "seconds") ?? 600
+        let mount = try parsed.mount()
+        if method == "six-point", parsed.string("--mount") != nil {
+            throw UsageError("--mount applies to reversal only: the tumble measures the chip itself, in every pose.")
+        }
+        guard mount.remap == Mount.flat.remap || mount.remap == Mount.upright.remap else {
+            throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
+        }
+        let store = StateStore(directory: try stateDirectory(parsed))
+
+        let chip = try sensor.open()
+        let identity: ChipIdentity
+        do { identity = try chip.probe() } catch { throw CommandFailure(error.description) }
+        let chipRecord = CalibrationRecord.Chip(bus: chip.bus.name, address: chip.address.description,
+                                                devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true))
+        let session = CalibrationSession(chip: chip, output: output, interactive: isatty(STDIN_FILENO) != 0,
+                                         timeout: timeout)
+        try session.start()
+        defer { session.stop() }
+        let record: CalibrationRecord
+        if method == "six-point" {
+            record = try SixPointProcedure(session: session, seconds: seconds).run(chip: chipRecord)
+        } else {
+            let existing = store.loadCalibration()
+            if let warning = existing.warning { output.error("warning: " + warning) }
+            record = try ReversalProcedure(session: session, seconds: seconds, mount: mount)
+                .run(chip: chipRecord, base: existing.record)
+        }
+        do {
+            try store.save(calibration: record)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        output.print(parsed.has("--json") ? jsonLine(record) : summary(record))
+        output.error("wrote \(store.calibrationPath)")
+        return 0
+    }
+
+    /// `--state-dir`, else the config file's `state_dir` (the file is optional unless named).
+    private static func stateDirectory(_ parsed: ParsedArguments) throws -> String {
+        if let directory = parsed.string("--state-dir") {
+            guard !directory.isEmpty else { throw UsageError("--state-dir needs a directory.") }
+            return directory
+        }
+        let loading = ConfigurationLoading(explicitPath: parsed.string("--config"), overrides: ConfigurationOverrides())
+        return try loading.loadForCommand().stateDirectory
+    }
+
+    /// The human summary of a stored record.
+    static func summary(_ record: CalibrationRecord) -> String {
+        let calibration = record.calibration
+        func mg(_ value: Double) -> String { fixed(value * 1000, 2, signed: true) + " mg" }
+        var lines = ["\(record.method.rawValue) calibration of the chip at \(record.chip.address) on \(record.chip.bus)"
+                     + " (DEVID \(record.chip.devid)), \(record.date)"]
+        lines.append("offset    x \(mg(calibration.offset.x))   y \(mg(calibration.offset.y))   z \(mg(calibration.offset.z))")
+        for (index, row) in calibration.matrix.rowArrays.enumerated() {
+            let cells = row.map { fixed($0, 5, signed: true) }.joined(separator: "  ")
+            lines.append((index == 0 ? "matrix    " : "          ") + cells)
+        }
+        if let residual = record.residualMilliG {
+            lines.append("residual  rms \(fixed(residual.rms, 2, signed: false)) mg, max \(fixed(residual.max, 2, signed: false)) mg")
+        }
+        if let reversal = record.reversal {
+            func deg(_ value: Double?) -> String { value.map { fixed($0, 3, signed: true) + "°" } ?? "n/a" }
+            lines.append("zero error (\(reversal.mount))  roll \(deg(reversal.zeroRollDeg))  pitch \(deg(reversal.zeroPitchDeg))")
+            lines.append("surface tilt        roll \(deg(reversal.surfaceRollDeg))  pitch \(deg(reversal.surfacePitchDeg))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
