@@ -60,8 +60,7 @@ extension AgentCore {
         settings = new
         if !fromFile { settingsFromMQTT = true }
         if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
-        if new.mount != old.mount { zero = Self.zeroReference(zeroGravity, mount: new.mount) }
-        levelMachine.reconfigure(Self.thresholds(new))
+        pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
         policy = Self.policy(new)
         publishDiscovery(force: false)
         publishConfig()
@@ -75,14 +74,7 @@ extension AgentCore {
             }
             emit(AgentEvent(type: "config_applied", details: details))
         }
-        if let averaged { ingestAgain(averaged) }
         publishState(reason: "config")
-    }
-
-    /// Re-evaluates the current average under new settings (a new mount or zero changes the
-    /// angles at once, not at the next block).
-    func ingestAgain(_ deviceGravity: Vector3) {
-        attitude = attitude(of: deviceGravity)
     }
 
     /// The keys whose effective values differ, with their new values.
@@ -99,14 +91,11 @@ extension AgentCore {
     func run(command: String) {
         switch command {
         case "zero":
-            guard let averaged, sensorOK else {
+            guard sensorOK, let averaged = pipeline.zeroHere() else {
                 log.warning("zero ignored: there is no current reading (the sensor is faulty or starting).")
                 return
             }
-            zeroGravity = averaged
-            zero = Self.zeroReference(averaged, mount: settings.mount)
             persistZero()
-            ingestAgain(averaged)
             emit(AgentEvent(type: "zeroed", details: [
                 "reference": .object(["x": .number(averaged.x.rounded(toDecimals: 5)), "y": .number(averaged.y.rounded(toDecimals: 5)),
                                       "z": .number(averaged.z.rounded(toDecimals: 5))]),
@@ -114,10 +103,8 @@ extension AgentCore {
             policy.force()
             publishState(reason: "zeroed")
         case "clear_zero":
-            zeroGravity = nil
-            zero = nil
+            pipeline.setZero(nil)
             persistZero()
-            if let averaged { ingestAgain(averaged) }
             emit(AgentEvent(type: "zeroed", details: ["reference": .null]))
             publishState(reason: "zero cleared")
         case "republish":
@@ -129,7 +116,7 @@ extension AgentCore {
 
     func persistZero() {
         do {
-            try store.save(zero: zeroGravity.flatMap { ZeroReference(referenceGravity: $0) })
+            try store.save(zero: pipeline.zeroGravity.flatMap { ZeroReference(referenceGravity: $0) })
         } catch {
             log.error("could not persist the zero reference: \(error)")
         }

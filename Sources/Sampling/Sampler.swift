@@ -21,6 +21,13 @@ public struct Reading: Sendable, Hashable {
     }
 }
 
+extension Reading {
+    /// The reading as the ``LevelPipeline`` takes it: a raw block.
+    public var block: SampleBlock {
+        SampleBlock(rawMean: gravity, spread: spread, samples: samples, time: time)
+    }
+}
+
 /// Counters for `health` and benchmarks.
 public struct SamplerStatistics: Sendable, Hashable {
     /// Samples delivered.
