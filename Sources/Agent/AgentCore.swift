@@ -43,14 +43,8 @@ public actor AgentCore {
     var connections = 0
     var seq = 0
     var events: BoundedQueue<AgentEvent>
-    /// When `P/health` was last sent, and whether it ever was (the first waits for a rate).
-    var lastHealth = -Double.infinity
-    var healthSent = false
-    var samplesDelivered = 0
-    /// The sample counter where the current rate measurement starts, and at the last reading.
-    var rateMark: SampleCount?
-    var latestSampleCount: SampleCount?
-    var overruns = 0
+    /// The rate measurement and counters of `P/health`, and when it is due.
+    var health = HealthReporter(interval: AgentCore.healthInterval)
     var stopping = false
 
     // Home Assistant
@@ -99,11 +93,11 @@ public actor AgentCore {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensorOK = true
-            restartRateMeasurement()
+            health.restartRateMeasurement()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensorOK = true
-            restartRateMeasurement()
+            health.restartRateMeasurement()
             sensorFaultMessage = nil
             emit(AgentEvent(type: "sensor_recovered", details: [:]))
             policy.force()
@@ -121,9 +115,8 @@ public actor AgentCore {
                 log.debug("sensor still faulty: \(message)")
             }
         case .reading(let reading, let statistics):
-            overruns = statistics.overruns
-            countSamples(statistics.samples, at: clock())
-            ingest(reading.block)
+            countSamples(statistics, at: clock())
+            ingest(reading)
         }
     }
 

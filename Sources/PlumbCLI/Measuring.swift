@@ -33,7 +33,7 @@ extension LevelPipeline {
     ///
     /// - Throws: ``CommandFailure`` when the reading is not finite (a chip returning garbage).
     mutating func measure(_ reading: Reading) throws(CommandFailure) -> Measurement {
-        guard let measurement = add(reading.block) else {
+        guard let measurement = add(reading) else {
             throw CommandFailure("the sensor gave a reading that is not a number; check its wiring and power, then try again.")
         }
         return measurement

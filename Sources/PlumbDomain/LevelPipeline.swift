@@ -48,7 +48,7 @@ public struct LevelPipeline: Hashable, Sendable {
     @discardableResult
     public mutating func add(_ block: SampleBlock) -> Measurement? {
         let calibration = settings.calibration
-        window.add(mean: calibration.apply(block.rawMean), spread: calibration.spread(block.spread),
+        window.add(mean: calibration.apply(block.gravity), spread: calibration.spread(block.spread),
                    samples: block.samples)
         guard var measurement = evaluate(at: block.time) else { return nil }
         measurement.events = levelMachine.update(tilt: measurement.attitude.tilt, at: block.time)

@@ -1,20 +1,21 @@
-/// One block of samples as the sampler delivers it: the raw material of every reading.
+/// One block of samples as the sampler delivers it (`Reading` in the Sampling module): the raw
+/// material of every measurement.
 ///
 /// Raw means uncorrected: device frame, before any ``Calibration``, mount or zero reference.
 public struct SampleBlock: Hashable, Sendable {
     /// Mean gravity of the block's samples, in g, device frame, as the chip read it.
-    public var rawMean: Vector3
+    public var gravity: Vector3
     /// Per-axis sample standard deviation of the block's samples, in g, raw: the noise the mean
     /// was taken through.
     public var spread: Vector3
     /// How many samples the block averages (at least 1 is assumed).
     public var samples: Int
-    /// When the block was complete, in monotonic seconds: the clock level dwell and a reading's
-    /// age are measured on.
+    /// When the block was complete (its newest sample drained), in monotonic seconds: the clock
+    /// level dwell and a reading's age are measured on.
     public var time: Double
 
-    public init(rawMean: Vector3, spread: Vector3 = .zero, samples: Int, time: Double) {
-        self.rawMean = rawMean
+    public init(gravity: Vector3, spread: Vector3 = .zero, samples: Int, time: Double) {
+        self.gravity = gravity
         self.spread = spread
         self.samples = samples
         self.time = time

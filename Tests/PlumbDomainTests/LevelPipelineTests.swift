@@ -20,7 +20,7 @@ struct LevelPipelineTests {
     }
 
     static func block(_ gravity: Vector3, spread: Vector3 = noise, samples: Int = 10, at time: Double = 0) -> SampleBlock {
-        SampleBlock(rawMean: gravity, spread: spread, samples: samples, time: time)
+        SampleBlock(gravity: gravity, spread: spread, samples: samples, time: time)
     }
 
     static func tilted(roll: Double, pitch: Double = 0) -> Vector3 {
@@ -140,7 +140,7 @@ struct LevelPipelineTests {
                 samples.add(sample)
                 all.add(sample)
             }
-            last = pipeline.add(SampleBlock(rawMean: samples.mean!, spread: samples.standardDeviation!, samples: 10, time: 0))
+            last = pipeline.add(SampleBlock(gravity: samples.mean!, spread: samples.standardDeviation!, samples: 10, time: 0))
         }
         expectClose(try #require(last).noise, try #require(all.standardDeviation), tolerance: 1e-12)
     }
@@ -162,7 +162,7 @@ struct LevelPipelineTests {
         var random = SplitMix64(state: seed)
         return (0..<count).map { index in
             let samples = GravityAverage((0..<10).map { _ in gravity + random.gaussian(sigma: noise) })
-            return SampleBlock(rawMean: samples.mean!, spread: samples.standardDeviation!, samples: 10,
+            return SampleBlock(gravity: samples.mean!, spread: samples.standardDeviation!, samples: 10,
                                time: Double(index) / 10)
         }
     }
