@@ -62,8 +62,7 @@ extension AgentCore {
         settings = new
         if !fromFile { settingsFromMQTT = true }
         if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
-        if new.mount != old.mount { zero = Self.zeroReference(zeroGravity, mount: new.mount) }
-        levelMachine.reconfigure(Self.thresholds(new))
+        pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
         policy = Self.policy(new)
         publishDiscovery(force: false)
         publishConfig()
@@ -77,14 +76,7 @@ extension AgentCore {
             }
             emit(AgentEvent(type: .configApplied, details: details))
         }
-        if let averaged { ingestAgain(averaged) }
         publishState(reason: "config")
-    }
-
-    /// Re-evaluates the current average under new settings (a new mount or zero changes the
-    /// angles at once, not at the next block).
-    func ingestAgain(_ deviceGravity: Vector3) {
-        attitude = attitude(of: deviceGravity)
     }
 
     /// The keys whose effective values differ, with their new values.
@@ -106,14 +98,11 @@ extension AgentCore {
     func run(command name: String) {
         switch Command(rawValue: name) {
         case .zero:
-            guard let averaged, sensorOK else {
+            guard sensorOK, let averaged = pipeline.zeroHere() else {
                 log.warning("zero ignored: there is no current reading (the sensor is faulty or starting).")
                 return
             }
-            zeroGravity = averaged
-            zero = Self.zeroReference(averaged, mount: settings.mount)
             persistZero()
-            ingestAgain(averaged)
             emit(AgentEvent(type: .zeroed, details: [
                 "reference": .object(["x": .number(averaged.x.rounded(toDecimals: 5)), "y": .number(averaged.y.rounded(toDecimals: 5)),
                                       "z": .number(averaged.z.rounded(toDecimals: 5))]),
@@ -121,10 +110,8 @@ extension AgentCore {
             policy.force()
             publishState(reason: "zeroed")
         case .clearZero:
-            zeroGravity = nil
-            zero = nil
+            pipeline.setZero(nil)
             persistZero()
-            if let averaged { ingestAgain(averaged) }
             emit(AgentEvent(type: .zeroed, details: ["reference": .null]))
             publishState(reason: "zero cleared")
         case .republish:
@@ -136,7 +123,7 @@ extension AgentCore {
 
     func persistZero() {
         do {
-            try store.save(zero: zeroGravity.flatMap { ZeroReference(referenceGravity: $0) })
+            try store.save(zero: pipeline.zeroGravity.flatMap { ZeroReference(referenceGravity: $0) })
         } catch {
             log.error("could not persist the zero reference: \(error)")
         }

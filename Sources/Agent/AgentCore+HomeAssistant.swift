@@ -97,7 +97,7 @@ extension AgentCore {
     /// The picture of the last published state: it changes only when the state does, so a
     /// still machine sends no pictures, and noise below the publish deadband redraws nothing.
     func bubblePicture() -> BubblePicture {
-        let level = levelMachine.isLevel ?? stateGravity.map { Attitude(gravity: $0).isLevel(tolerance: settings.levelTolerance) }
+        let level = pipeline.isLevel ?? stateGravity.map { Attitude(gravity: $0).isLevel(tolerance: settings.levelTolerance) }
         return BubblePicture(levelGravity: sensorOK ? stateGravity : nil, mount: settings.mount,
                              tolerance: settings.levelTolerance, level: level ?? false, unit: settings.angleUnit)
     }

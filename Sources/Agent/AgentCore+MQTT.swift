@@ -46,18 +46,18 @@ extension AgentCore {
 
     func publishState(reason: String) {
         // Before the first reading or fault there is nothing true to say: no nulls dressed up as a state.
-        guard attitude != nil || sensorFaultMessage != nil else { return }
+        let measurement = pipeline.latest
+        guard measurement != nil || sensorFaultMessage != nil else { return }
         seq += 1
-        let reading = ReadingFigures(attitude: sensorOK ? attitude : nil, unit: settings.angleUnit,
-                                     level: levelMachine.isLevel, gravity: averaged ?? .zero)
-        let payload = StatePayload(reading: reading, alarm: levelMachine.isAlarm, sensorOK: sensorOK, seq: seq)
-        if let attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
+        let reading = ReadingFigures(sensorOK ? measurement : nil, unit: settings.angleUnit, level: pipeline.isLevel)
+        let payload = StatePayload(reading: reading, alarm: pipeline.isAlarm, sensorOK: sensorOK, seq: seq)
+        if let attitude = measurement?.attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
         // The picture follows movement, not heartbeats: a heartbeat's fresh average differs by
         // noise, which would redraw the bubble of a still machine every heartbeat_s.
         if !sensorOK {
             stateGravity = nil
         } else if reason != PublishDecision.heartbeat.rawValue || stateGravity == nil {
-            stateGravity = averaged.map(levelGravity(of:))
+            stateGravity = measurement?.levelGravity
         }
         log.debug("state (\(reason)) seq \(seq)")
         publish(topics.state, encodeJSON(payload), retain: true)
@@ -65,7 +65,7 @@ extension AgentCore {
     }
 
     func publishLevel() {
-        guard let level = levelMachine.isLevel else { return }
+        guard let level = pipeline.isLevel else { return }
         publish(topics.level, Array((level ? "ON" : "OFF").utf8), retain: true)
     }
 

@@ -31,15 +31,11 @@ public actor AgentCore {
     var settings: LiveSettings
     /// Whether the settings came from MQTT (now or persisted) rather than from the file.
     var settingsFromMQTT: Bool
-    /// The zero reference as the device-frame gravity it was taken at; see ``attitude(of:)``.
-    var zeroGravity: Vector3?
-    var zero: ZeroReference?
 
-    // Pipeline state
-    var window: MovingAverage
-    var averaged: Vector3?
-    var attitude: Attitude?
-    var levelMachine: LevelStateMachine
+    /// Every reading's road from raw block to angles, level and alarm.
+    var pipeline: LevelPipeline
+    /// The chip's correction, fixed for the run.
+    let calibration: Calibration
     var policy: PublishPolicy
     var sensorOK = false
     var sensorFaultMessage: String?
@@ -49,20 +45,9 @@ public actor AgentCore {
     var connections = 0
     var seq = 0
     var events: BoundedQueue<AgentEvent>
-    /// When `P/health` was last sent, and whether it ever was (the first waits for a rate).
-    var lastHealth = -Double.infinity
-    var healthSent = false
-    var samplesDelivered = 0
-    /// The sample counter where the current rate measurement starts, and at the last reading.
-    var rateMark: SampleCount?
-    var latestSampleCount: SampleCount?
-    var overruns = 0
+    /// The rate measurement and counters of `P/health`, and when it is due.
+    var health = HealthReporter(interval: AgentCore.healthInterval)
     var stopping = false
-    /// When the last block reached the average, for the age of a reading.
-    var lastIngestTime: Double?
-    /// The standard error of the last block's mean, device frame: the noise estimate while the
-    /// window holds fewer than two blocks (just started, or a 0.1 s window).
-    var lastBlockStandardError = Vector3.zero
 
     // Home Assistant
     let homeAssistant: HomeAssistantOptions?
@@ -80,8 +65,9 @@ public actor AgentCore {
     static let eventQueueCapacity = 200
 
     public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
-                defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?, log: AgentLog,
-                version: String, homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double) {
+                defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
+                calibration: Calibration = .identity, log: AgentLog, version: String,
+                homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double) {
         self.topics = topics
         self.mqtt = mqtt
         self.store = store
@@ -94,12 +80,11 @@ public actor AgentCore {
         self.homeAssistant = homeAssistant
         self.clock = clock
         startTime = clock()
-        levelMachine = LevelStateMachine(thresholds: Self.thresholds(settings))
+        self.calibration = calibration
+        pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: calibration),
+                                 zeroGravity: zeroGravity)
         policy = Self.policy(settings)
         events = BoundedQueue(capacity: Self.eventQueueCapacity)
-        window = MovingAverage(capacity: Self.windowBlocks(settings))
-        self.zeroGravity = zeroGravity
-        zero = Self.zeroReference(zeroGravity, mount: settings.mount)
     }
 
     // MARK: Readings
@@ -110,11 +95,11 @@ public actor AgentCore {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensorOK = true
-            restartRateMeasurement()
+            health.restartRateMeasurement()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensorOK = true
-            restartRateMeasurement()
+            health.restartRateMeasurement()
             sensorFaultMessage = nil
             emit(AgentEvent(type: .sensorRecovered, details: [:]))
             policy.force()
@@ -126,67 +111,41 @@ public actor AgentCore {
                 sensorFaultMessage = message
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
                 // comes after the recovery.
-                window.reset()
-                averaged = nil
-                attitude = nil
-                lastIngestTime = nil
+                pipeline.reset()
                 publishState(reason: "fault")
             } else {
                 log.debug("sensor still faulty: \(message)")
             }
         case .reading(let reading, let statistics):
-            overruns = statistics.overruns
-            countSamples(statistics.samples, at: clock())
-            let root = Double(max(1, reading.samples)).squareRoot()
-            lastBlockStandardError = Vector3(x: reading.spread.x / root, y: reading.spread.y / root, z: reading.spread.z / root)
-            ingest(reading.gravity)
+            countSamples(statistics, at: clock())
+            ingest(reading)
         }
     }
 
-    func ingest(_ block: Vector3) {
-        window.resize(capacity: Self.windowBlocks(settings))
-        window.add(block)
-        guard let mean = window.mean else { return }
-        averaged = mean
-        let current = attitude(of: mean)
-        attitude = current
-        let now = clock()
-        lastIngestTime = now
-        let levelWasKnown = levelMachine.isLevel != nil
-        let changes = levelMachine.update(tilt: current.tilt, at: now)
-        for change in changes {
-            emit(AgentEvent(type: change.eventType, details: ["tilt_deg": .number(current.tilt.degrees.rounded(toDecimals: 4))]))
+    func ingest(_ block: SampleBlock) {
+        var block = block
+        // Dwell and a reading's age are measured on the agent's clock, like everything it times.
+        block.time = clock()
+        let levelWasKnown = pipeline.isLevel != nil
+        guard let measurement = pipeline.add(block) else { return }
+        for change in measurement.events {
+            emit(AgentEvent(type: change.eventType,
+                            details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
         }
         // The first reading decides the state without an event; `P/level` still needs it.
-        if !levelWasKnown || changes.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
+        if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
             publishLevel()
         }
-        if let reason = policy.decide(attitude: current, flipped: !changes.isEmpty, at: now) {
+        if let reason = policy.decide(attitude: measurement.attitude, flipped: !measurement.events.isEmpty, at: block.time) {
             publishState(reason: "\(reason)")
         }
-    }
-
-    /// Device-frame gravity → mount → zero reference → angles.
-    func attitude(of deviceGravity: Vector3) -> Attitude {
-        Attitude(gravity: levelGravity(of: deviceGravity))
-    }
-
-    /// Device-frame gravity → mount → zero reference: gravity as the machine's surface sees it.
-    func levelGravity(of deviceGravity: Vector3) -> Vector3 {
-        let gravity = settings.mount.levelFrame(deviceGravity)
-        return zero?.corrected(gravity) ?? gravity
     }
 
     /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
     /// (starting, or a sensor fault).
     public func currentReading() -> CurrentReading? {
-        guard sensorOK, let averaged, let lastIngestTime else { return nil }
-        // The zero reference turns the frame by the mounting error, a few degrees at most: too
-        // little to mix the axes' noise meaningfully, so only the mount's remap is applied.
-        let spread = settings.mount.levelFrame(window.standardError ?? lastBlockStandardError)
-        let standardError = Vector3(x: abs(spread.x), y: abs(spread.y), z: abs(spread.z))
-        return CurrentReading(levelGravity: levelGravity(of: averaged), standardError: standardError,
-                              age: max(0, clock() - lastIngestTime), lengthUnit: settings.lengthUnit)
+        guard sensorOK, let measurement = pipeline.latest else { return nil }
+        return CurrentReading(measurement, age: max(0, clock() - measurement.time), lengthUnit: settings.lengthUnit)
     }
 
     // MARK: Ticks
@@ -194,7 +153,7 @@ public actor AgentCore {
     /// Called every second: heartbeats while no readings arrive, health, queued events.
     public func tick() {
         let now = clock()
-        if let attitude, sensorOK {
+        if let attitude = pipeline.latest?.attitude, sensorOK {
             if let reason = policy.decide(attitude: attitude, flipped: false, at: now) { publishState(reason: "\(reason)") }
         } else if now - policy.lastPublishTime >= settings.heartbeatS {
             publishState(reason: "heartbeat")
@@ -225,9 +184,15 @@ public actor AgentCore {
         return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
     }
 
-    static func thresholds(_ settings: LiveSettings) -> LevelThresholds {
-        LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
-                        alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS)
+    /// The pipeline's settings for the live settings: the window, mount, thresholds, and the
+    /// chip's expected noise at the configured rate for `stable`.
+    static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
+        PipelineSettings(
+            calibration: calibration, windowBlocks: windowBlocks(settings), mount: settings.mount,
+            thresholds: LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
+                                        alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS),
+            stability: .adxl345(odrHz: settings.sampleRateHz)
+        )
     }
 
     static func policy(_ settings: LiveSettings) -> PublishPolicy {
@@ -235,9 +200,6 @@ public actor AgentCore {
                       heartbeat: settings.heartbeatS)
     }
 
-    static func zeroReference(_ deviceGravity: Vector3?, mount: Mount) -> ZeroReference? {
-        deviceGravity.flatMap { ZeroReference(referenceGravity: mount.levelFrame($0)) }
-    }
 }
 
 extension LevelEvent {

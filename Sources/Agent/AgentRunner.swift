@@ -52,7 +52,8 @@ public struct AgentRunner: Sendable {
         let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version)
         let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
-                             zeroGravity: loaded.zero?.referenceGravity, log: log, version: version,
+                             zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store),
+                             log: log, version: version,
                              homeAssistant: homeAssistant, clock: { clock.now() })
         let requests = RequestService(topics: topics,
                                       reservedPrefixes: [configuration.mqtt.baseTopic + "/",
@@ -134,6 +135,10 @@ public struct AgentRunner: Sendable {
 }
 
 extension AgentRunner {
+    /// The chip's correction for this run: ``Calibration/identity`` (raw) until calibrations are
+    /// stored. The one place the agent decides it, so the stored calibration comes in here.
+    static func calibration(_ store: StateStore) -> Calibration { .identity }
+
     /// Discovery settings from `mqtt.discovery`, `mqtt.discovery_prefix` and `device`; nil when
     /// discovery is off.
     static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String) -> HomeAssistantOptions? {

@@ -26,10 +26,9 @@ struct BubbleCommand: Subcommand {
         let tolerance = try ReadCommand.parseTolerance(parsed.string("--tolerance"))
         let mount = try parsed.mount()
 
-        let reading = try sensor.oneSecondReading()
-        let gravity = mount.levelFrame(reading.gravity)
-        let picture = BubblePicture(levelGravity: gravity, mount: mount, tolerance: tolerance,
-                                    level: Attitude(gravity: gravity).isLevel(tolerance: tolerance), unit: unit)
+        let measurement = try sensor.oneSecondMeasurement(mount: mount, tolerance: tolerance)
+        let picture = BubblePicture(levelGravity: measurement.levelGravity, mount: mount, tolerance: tolerance,
+                                    level: measurement.isLevel ?? false, unit: unit)
         guard let file = parsed.string("--out") else {
             output.print(picture.svg)
             return 0

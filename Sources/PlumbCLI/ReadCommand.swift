@@ -20,7 +20,7 @@ struct ReadCommand: Subcommand {
         .mount,
         .value("--count", "N", "Readings to print, then exit (default 1)."),
         .flag("--watch", "Print readings until interrupted (Ctrl-C)."),
-        .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, gravity {x,y,z}."),
+        .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, stable, gravity {x,y,z}."),
     ]
     static let helpSummary = "Prints readings, each the average of N samples. Angles follow Plumb's conventions: roll =\n"
         + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz)."
@@ -46,6 +46,7 @@ struct ReadCommand: Subcommand {
             output.error(warning)
         }
 
+        var pipeline = sensor.pipeline(mount: mount, tolerance: tolerance, rateHz: rate)
         let chip = try sensor.open()
         let sampler = Sampler(chip: chip)
         InterruptFlag.install()
@@ -54,24 +55,27 @@ struct ReadCommand: Subcommand {
             var printed = 0
             while watch || printed < (count ?? 1) {
                 if InterruptFlag.raised { break }
-                let reading = try sampler.nextReading(averaging: average)
-                let levelGravity = mount.levelFrame(reading.gravity)
-                let attitude = Attitude(gravity: levelGravity)
-                let report = ReadingFigures(attitude: attitude, unit: unit, level: attitude.isLevel(tolerance: tolerance),
-                                            gravity: reading.gravity)
+                let measurement = try pipeline.measure(sampler.nextReading(averaging: average))
+                let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
                 output.print(parsed.has("--json") ? jsonLine(report) : report.line())
                 printed += 1
             }
             try? chip.stop()
+        } catch let failure as CommandFailure {
+            try? chip.stop()
+            throw failure
         } catch {
             try? chip.stop()
-            throw CommandFailure(error.description)
+            throw CommandFailure("\(error)")
         }
         return 0
     }
 
+    /// The level tolerance without `--tolerance`.
+    static let defaultTolerance = Angle(degrees: 0.1)
+
     static func parseTolerance(_ text: String?) throws(UsageError) -> Angle {
-        guard let text else { return Angle(degrees: 0.1) }
+        guard let text else { return defaultTolerance }
         let angle: Angle
         do { angle = try Angle.parse(text) } catch { throw UsageError("--tolerance: \(error)") }
         guard angle.degrees >= 0, angle.degrees < 90 else {

@@ -29,18 +29,12 @@ enum RulerServiceCall {
 
 extension CurrentReading {
     /// The reading `rise` and `shim` work from, as the agent would supply it: one second's
-    /// average in the level frame of `mount`, with the standard error of that mean.
+    /// measurement in the level frame of `mount`, with the standard error of that mean.
     ///
     /// The agent's zero reference is not applied: like `plumb read`, the command reads the
     /// sensor as mounted.
     init(measuring sensor: SensorOptions, mount: Mount, lengthUnit: LengthUnit) throws(CommandFailure) {
-        let reading = try sensor.oneSecondReading()
-        // The mount only permutes and negates axes, so each axis keeps its own spread.
-        let spread = mount.levelFrame(reading.spread)
-        let samples = Double(max(1, reading.samples)).squareRoot()
-        self.init(levelGravity: mount.levelFrame(reading.gravity),
-                  standardError: Vector3(x: abs(spread.x), y: abs(spread.y), z: abs(spread.z)) / samples,
-                  age: 0, lengthUnit: lengthUnit)
+        self.init(try sensor.oneSecondMeasurement(mount: mount), age: 0, lengthUnit: lengthUnit)
     }
 }
 

@@ -80,12 +80,17 @@ extension SensorOptions {
         let sampler = Sampler(chip: chip)
         defer { try? chip.stop() }
         do {
-            try sampler.start(SamplingRequest(rateHz: 100, rangeG: 16))
-            return try sampler.nextReading(averaging: 100)
+            try sampler.start(SamplingRequest(rateHz: Self.oneSecondRateHz, rangeG: 16))
+            return try sampler.nextReading(averaging: Int(Self.oneSecondRateHz))
         } catch {
             throw CommandFailure(error.description)
         }
     }
+}
+
+extension SensorOptions {
+    /// The rate of ``oneSecondReading()``, in Hz.
+    static let oneSecondRateHz = 100.0
 }
 
 extension OptionSpec {

@@ -19,4 +19,10 @@ public struct CurrentReading: Sendable, Hashable {
         self.age = age
         self.lengthUnit = lengthUnit
     }
+
+    /// The reading of `measurement`: its level-frame gravity and standard error.
+    public init(_ measurement: Measurement, age: Double, lengthUnit: LengthUnit) {
+        self.init(levelGravity: measurement.levelGravity, standardError: measurement.standardError, age: age,
+                  lengthUnit: lengthUnit)
+    }
 }

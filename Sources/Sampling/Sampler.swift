@@ -2,24 +2,9 @@ import Accelerometers
 import I2C
 import PlumbDomain
 
-/// One averaged reading: the mean gravity over a window of samples, in the device frame.
-public struct Reading: Sendable, Hashable {
-    /// Mean gravity in g, device frame.
-    public var gravity: Vector3
-    /// Per-axis standard deviation of the samples, in g: the noise the mean was taken through.
-    public var spread: Vector3
-    /// Samples averaged.
-    public var samples: Int
-    /// When the newest sample was drained, on the sampler's clock (seconds).
-    public var time: Double
-
-    public init(gravity: Vector3, spread: Vector3 = .zero, samples: Int, time: Double) {
-        self.gravity = gravity
-        self.spread = spread
-        self.samples = samples
-        self.time = time
-    }
-}
+/// One averaged reading: the mean gravity over a window of samples, device frame, raw, with the
+/// samples' spread; the domain's ``SampleBlock``, which the ``LevelPipeline`` measures.
+public typealias Reading = SampleBlock
 
 /// Counters for `health` and benchmarks.
 public struct SamplerStatistics: Sendable, Hashable {

@@ -85,7 +85,7 @@ struct AgentCoreTests {
         await rig.feed(roll: 2)
         let state = try #require(rig.mqtt.lastRetained(on: rig.topics.state)?.payload)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])
-        #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "alarm", "gravity", "sensor", "ts", "seq"])
+        #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "alarm", "gravity", "sensor", "ts", "seq"])
         #expect(object["roll"] as? Double == 2)
         #expect(rig.mqtt.lastRetained(on: rig.topics.level)?.payloadString == "OFF")
     }

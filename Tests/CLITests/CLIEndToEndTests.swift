@@ -17,7 +17,7 @@ struct CLIEndToEndTests {
         let objects = try outcome.jsonObjects()
         #expect(objects.count == 2)
         for object in objects {
-            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "gravity"])
+            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity"])
             let roll = try #require(object["roll"] as? Double)
             let pitch = try #require(object["pitch"] as? Double)
             let tilt = try #require(object["tilt"] as? Double)
@@ -26,6 +26,7 @@ struct CLIEndToEndTests {
             #expect(tilt > 3 && tilt < 3.5)
             #expect(object["unit"] as? String == "deg")
             #expect(object["level"] as? Bool == false)
+            #expect(object["stable"] as? Bool == true, "the simulated chip sits still")
             let gravity = try #require(object["gravity"] as? [String: Double])
             #expect(Set(gravity.keys) == ["x", "y", "z"])
             let magnitude = (gravity.values.map { $0 * $0 }.reduce(0, +)).squareRoot()
