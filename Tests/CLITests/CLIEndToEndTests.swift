@@ -127,7 +127,7 @@ struct CLIEndToEndTests {
         try PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
     }
 
-    @Test(arguments: ["probe", "read", "selftest"])
+    @Test(arguments: ["probe", "read", "selftest", "watch"])
     func everySubcommandHasHelp(command: String) throws {
         let outcome = try PlumbProcess.run([command, "--help"])
         #expect(outcome.status == 0)

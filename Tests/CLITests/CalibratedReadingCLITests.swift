@@ -83,7 +83,8 @@ struct CalibratedReadingCLITests {
         let other = CalibrationRecord(method: .sixPoint, chip: .init(bus: "/dev/i2c-1", address: "0x53", devid: "0xE5"),
                                       calibration: try Calibration(matrix: .identity, offset: Vector3(x: 0.03, y: 0, z: 0)))
         try StateStore(directory: directory).save(calibration: other)
-        for command in [["read"], ["bubble"], ["rise", "1m"], ["shim", "--length", "1m", "--width", "1m"]] {
+        for command in [["read"], ["bubble"], ["rise", "1m"], ["shim", "--length", "1m", "--width", "1m"],
+                        ["watch", "--count", "1"]] {
             let refused = try PlumbProcess.run(command + ["--sensor", "sim", "--state-dir", directory])
             #expect(refused.status == 1, "\(command): \(refused)")
             #expect(refused.stderr.contains("was made on the chip at 0x53 on /dev/i2c-1 (DEVID 0xE5), but this is"
