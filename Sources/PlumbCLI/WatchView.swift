@@ -56,8 +56,8 @@ struct WatchView {
             paint(levelWord) + "  " + (settled ? stableWord : "settling (\(ParsedArguments.format(plan.windowSeconds)) s window)"),
             "",
         ]
-        if let rise {
-            side.append("rise over \(LengthArgument.text(plan.span!.value, plan.span!.unit)) (\(plan.axis.rawValue))")
+        if let rise, let span = plan.span {
+            side.append("rise over \(LengthArgument.text(span.value, span.unit)) (\(plan.axis.rawValue))")
             side.append("  " + riseSummary(rise))
             side.append("")
         }
