@@ -10,8 +10,8 @@ struct BubbleCommand: Subcommand {
     static let name = "bubble"
     static let summary = "Draw the bubble-level picture of one reading as SVG."
     static let usage = "plumb bubble [--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] "
-        + "[--unit U] [--tolerance ANGLE] [--mount M] [--out FILE]"
-    static let specs = SensorOptions.specs + [
+        + "[--state-dir DIR | --config FILE | --raw] [--unit U] [--tolerance ANGLE] [--mount M] [--out FILE]"
+    static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--unit", "UNIT", "Unit of the tilt shown: deg (default), percent, mm_per_m or in_per_ft."),
         .value("--tolerance", "ANGLE", "Level tolerance, the target ring: degrees, or with a unit (\"1.5 mm/m\"). Default 0.1."),
         .mount,
@@ -19,14 +19,19 @@ struct BubbleCommand: Subcommand {
     ]
     static let helpSummary = "Draws the bubble level for one reading (the average of one second of samples) as SVG: the\n"
         + "disc, the target ring for the tolerance, the bubble on the high side, green when level."
+    static let footer = CalibrationOptions.helpText
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
+        let calibration = try CalibrationOptions(parsed)
         let unit = try parsed.angleUnit() ?? .deg
         let tolerance = try ReadCommand.parseTolerance(parsed.string("--tolerance"))
         let mount = try parsed.mount()
 
-        let measurement = try sensor.oneSecondMeasurement(mount: mount, tolerance: tolerance)
+        // The picture is the agent's, which names no calibration; a damaged file's warning still
+        // reaches stderr.
+        let (measurement, _) = try sensor.oneSecondMeasurement(mount: mount, tolerance: tolerance,
+                                                               calibrating: calibration, output: output)
         let picture = BubblePicture(levelGravity: measurement.levelGravity, mount: mount, tolerance: tolerance,
                                     level: measurement.isLevel ?? false, unit: unit)
         guard let file = parsed.string("--out") else {

@@ -50,13 +50,10 @@ struct CalibrateCommand: Subcommand {
         guard mount.remap == Mount.flat.remap || mount.remap == Mount.upright.remap else {
             throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
         }
-        let store = StateStore(directory: try stateDirectory(parsed))
+        let store = StateStore(directory: try parsed.stateDirectory())
 
         let chip = try sensor.open()
-        let identity: ChipIdentity
-        do { identity = try chip.probe() } catch { throw CommandFailure(error.description) }
-        let chipRecord = CalibrationRecord.Chip(bus: chip.bus.name, address: chip.address.description,
-                                                devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true))
+        let chipRecord = try chip.calibrationChip()
         let session = CalibrationSession(chip: chip, output: output, interactive: isatty(STDIN_FILENO) != 0,
                                          timeout: timeout)
         try session.start()
@@ -78,16 +75,6 @@ struct CalibrateCommand: Subcommand {
         output.print(parsed.has("--json") ? jsonLine(record) : summary(record))
         output.error("wrote \(store.calibrationPath)")
         return 0
-    }
-
-    /// `--state-dir`, else the config file's `state_dir` (the file is optional unless named).
-    private static func stateDirectory(_ parsed: ParsedArguments) throws -> String {
-        if let directory = parsed.string("--state-dir") {
-            guard !directory.isEmpty else { throw UsageError("--state-dir needs a directory.") }
-            return directory
-        }
-        let loading = ConfigurationLoading(explicitPath: parsed.string("--config"), overrides: ConfigurationOverrides())
-        return try loading.loadForCommand().stateDirectory
     }
 
     /// The human summary of a stored record.

@@ -11,6 +11,9 @@ struct Console: Sendable {
 
     func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
+    /// Writes to stdout without ending the line, for a screen redrawn in place.
+    func printWithoutNewline(_ text: String) { write(text, to: STDOUT_FILENO) }
+
     /// Writes to stderr without ending the line, for a progress bar redrawn with `\r`.
     func errorWithoutNewline(_ text: String) { write(text, to: STDERR_FILENO) }
 

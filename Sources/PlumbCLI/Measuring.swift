@@ -1,30 +1,49 @@
+import Accelerometers
 import PlumbDomain
 import Sampling
 
+/// The chip a command reads, opened, with the calibration its readings go through.
+struct OpenSensor {
+    let chip: ADXL345
+    let calibration: CalibrationInUse
+}
+
 /// The commands' readings, each through the same ``LevelPipeline`` as the agent's.
 extension SensorOptions {
-    /// The chip's correction the commands measure with: ``Calibration/identity`` (raw) until a
-    /// stored calibration exists. The one place the command line decides it, so the stored
-    /// calibration and a `--raw` flag come in here and reach every command at once.
-    func calibration() -> Calibration { .identity }
+    /// Opens the chip and decides its calibration (``CalibrationOptions/resolve(for:output:)``):
+    /// the one place the command line does, so the stored calibration and `--raw` reach every
+    /// command that reads at once.
+    ///
+    /// - Throws: ``CommandFailure`` when the chip can't be opened or the calibration is another
+    ///   chip's.
+    func open(calibrating options: CalibrationOptions, output: Console) throws(CommandFailure) -> OpenSensor {
+        let chip = try open()
+        return OpenSensor(chip: chip, calibration: try options.resolve(for: chip, output: output))
+    }
 
-    /// A pipeline that judges each reading on its own, as the commands print them: a one-block
-    /// window (a reading is one block of the samples asked for), level at once at `tolerance`,
-    /// and the chip's noise at `rateHz` for `stable`. No zero reference: the commands read the
-    /// sensor as mounted.
-    func pipeline(mount: Mount, tolerance: Angle, rateHz: Double) -> LevelPipeline {
-        LevelPipeline(settings: PipelineSettings(calibration: calibration(), windowBlocks: 1, mount: mount,
-                                                 thresholds: .instant(tolerance: tolerance),
+    /// A pipeline for the commands: level at once at `tolerance` (no dwell), the chip's noise at
+    /// `rateHz` for `stable`, and a window of `windowBlocks` blocks (one by default: each reading
+    /// judged on its own, as `read` prints them). No zero reference: the commands read the sensor
+    /// as mounted.
+    func pipeline(calibration: CalibrationInUse, mount: Mount, tolerance: Angle, rateHz: Double,
+                  windowBlocks: Int = 1) -> LevelPipeline {
+        LevelPipeline(settings: PipelineSettings(calibration: calibration.calibration, windowBlocks: windowBlocks,
+                                                 mount: mount, thresholds: .instant(tolerance: tolerance),
                                                  stability: .adxl345(odrHz: rateHz)))
     }
 
-    /// One second's reading (``oneSecondReading()``) through ``pipeline(mount:tolerance:rateHz:)``.
+    /// One second's reading (``oneSecondReading(from:)``) through
+    /// ``pipeline(calibration:mount:tolerance:rateHz:windowBlocks:)``, and the calibration used.
     ///
-    /// - Throws: ``CommandFailure`` when the chip can't be opened or read, or gave no finite values.
-    func oneSecondMeasurement(mount: Mount, tolerance: Angle = ReadCommand.defaultTolerance) throws(CommandFailure)
-        -> Measurement {
-        var pipeline = pipeline(mount: mount, tolerance: tolerance, rateHz: Self.oneSecondRateHz)
-        return try pipeline.measure(oneSecondReading())
+    /// - Throws: ``CommandFailure`` when the chip can't be opened or read, gave no finite values,
+    ///   or the stored calibration is another chip's.
+    func oneSecondMeasurement(mount: Mount, tolerance: Angle = ReadCommand.defaultTolerance,
+                              calibrating options: CalibrationOptions,
+                              output: Console) throws(CommandFailure) -> (Measurement, CalibrationInUse) {
+        let sensor = try open(calibrating: options, output: output)
+        var pipeline = pipeline(calibration: sensor.calibration, mount: mount, tolerance: tolerance,
+                                rateHz: Self.oneSecondRateHz)
+        return (try pipeline.measure(oneSecondReading(from: sensor.chip)), sensor.calibration)
     }
 }
 

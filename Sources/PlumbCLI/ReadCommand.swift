@@ -10,9 +10,9 @@ import Glibc
 struct ReadCommand: Subcommand {
     static let name = "read"
     static let summary = "Print roll, pitch and tilt readings."
-    static let usage = "plumb read [--bus PATH | --sensor sim] [--address ADDR] [--unit U] [--rate HZ] "
-        + "[--average N] [--tolerance ANGLE] [--mount M] [--count N | --watch] [--json]"
-    static let specs = SensorOptions.specs + [
+    static let usage = "plumb read [--bus PATH | --sensor sim] [--address ADDR] [--state-dir DIR | --config FILE | --raw] "
+        + "[--unit U] [--rate HZ] [--average N] [--tolerance ANGLE] [--mount M] [--count N | --watch] [--json]"
+    static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--unit", "UNIT", "deg (default), percent, mm_per_m or in_per_ft."),
         .value("--rate", "HZ", "Output data rate: 6.25, 12.5, 25, 50, 100 (default), 200, 400, 800, 1600, 3200."),
         .value("--average", "N", "Samples averaged per reading (default: one second's worth, = rate)."),
@@ -20,14 +20,15 @@ struct ReadCommand: Subcommand {
         .mount,
         .value("--count", "N", "Readings to print, then exit (default 1)."),
         .flag("--watch", "Print readings until interrupted (Ctrl-C)."),
-        .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, stable, gravity {x,y,z}."),
+        .flag("--json", "One JSON object per line: roll, pitch, tilt, unit, level, stable, gravity {x,y,z}, calibration."),
     ]
     static let helpSummary = "Prints readings, each the average of N samples. Angles follow Plumb's conventions: roll =\n"
         + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz)."
-    static let footer = RateAdvice.text
+    static let footer = CalibrationOptions.helpText + "\n\n" + RateAdvice.text
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
+        let calibrationOptions = try CalibrationOptions(parsed)
         let unit = try parsed.angleUnit() ?? .deg
         let rate = try parsed.double("--rate", what: "a rate in Hz") ?? 100
         guard OutputDataRate(hertz: rate) != nil else {
@@ -46,8 +47,9 @@ struct ReadCommand: Subcommand {
             output.error(warning)
         }
 
-        var pipeline = sensor.pipeline(mount: mount, tolerance: tolerance, rateHz: rate)
-        let chip = try sensor.open()
+        let opened = try sensor.open(calibrating: calibrationOptions, output: output)
+        let chip = opened.chip
+        var pipeline = sensor.pipeline(calibration: opened.calibration, mount: mount, tolerance: tolerance, rateHz: rate)
         let sampler = Sampler(chip: chip)
         InterruptFlag.install()
         do {
@@ -57,7 +59,8 @@ struct ReadCommand: Subcommand {
                 if InterruptFlag.raised { break }
                 let measurement = try pipeline.measure(sampler.nextReading(averaging: average))
                 let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
-                output.print(parsed.has("--json") ? jsonLine(report) : report.line())
+                output.print(parsed.has("--json") ? jsonLine(ReadReport(figures: report, calibration: opened.calibration))
+                    : report.line() + "  " + opened.calibration.label)
                 printed += 1
             }
             try? chip.stop()
@@ -85,7 +88,8 @@ struct ReadCommand: Subcommand {
     }
 }
 
-/// Set by SIGINT/SIGTERM so a `--watch` loop ends cleanly, with the chip back in standby.
+/// Set by SIGINT/SIGTERM/SIGHUP so a `--watch` loop ends cleanly, with the chip back in standby
+/// (and `plumb watch`'s terminal restored): SIGHUP is an SSH session that dropped.
 enum InterruptFlag {
     private static let flag = Atomic<Bool>(false)
 
@@ -94,12 +98,14 @@ enum InterruptFlag {
     static func install() {
         signal(SIGINT) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
+        signal(SIGHUP) { _ in InterruptFlag.flag.store(true, ordering: .relaxed) }
         // A parent may have spawned us with these blocked (the mask is inherited); a handler
         // for a blocked signal never runs, and Ctrl-C would do nothing.
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

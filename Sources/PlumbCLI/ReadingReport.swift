@@ -4,6 +4,23 @@ import Glibc
 #endif
 import PlumbDomain
 
+/// One object of `plumb read --json`: the keys of ``ReadingFigures`` (the `P/state` schema) and
+/// `calibration`, the method and date of the calibration applied, or null for raw.
+struct ReadReport: Encodable {
+    let figures: ReadingFigures
+    let calibration: CalibrationInUse
+
+    private enum CodingKeys: String, CodingKey { case calibration }
+
+    func encode(to encoder: any Encoder) throws {
+        // The figures' own keys, then one more in the same object: the schema stays
+        // ReadingFigures' and grows only here, on the command line.
+        try figures.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(calibration.summary, forKey: .calibration)
+    }
+}
+
 extension ReadingFigures {
     /// `roll  +3.000°  pitch  -0.500°  tilt   3.041°  NOT LEVEL  g (+0.05233, +0.00000, +0.99863)`.
     func line() -> String {

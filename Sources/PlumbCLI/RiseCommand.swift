@@ -10,9 +10,10 @@ struct RiseCommand: Subcommand {
     static let name = "rise"
     static let summary = "Measure how much higher one end of a span stands, and which end."
     static let usage = "plumb rise SPAN [--axis roll|pitch|steepest] [--result-unit U] [--unit U] [--mount M] "
-        + "[--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] [--json]"
+        + "[--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] "
+        + "[--state-dir DIR | --config FILE | --raw] [--json]"
     static let maxPositionals = 3
-    static let specs = SensorOptions.specs + [
+    static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--axis", "AXIS", "roll (along y), pitch (along x) or steepest (default: along the tilt)."),
         .value("--result-unit", "U", "Unit of the rise and its uncertainty: mm (default), cm, m, in or ft."),
         .value("--unit", "U", "Unit of a SPAN written without one."),
@@ -23,7 +24,7 @@ struct RiseCommand: Subcommand {
         + "(x to the front, y to the left, z up) and reports SPAN·tan(angle): how much higher the high end\n"
         + "of a SPAN-long run stands, with a 95 % (k = 2) uncertainty from the reading's noise. SPAN\n"
         + "carries its unit: 1.2m, 47in, \"1 3/16in\"."
-    static let footer = Frame.text
+    static let footer = Frame.text + "\n\n" + CalibrationOptions.helpText
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         guard !parsed.positionals.isEmpty else {
@@ -35,14 +36,18 @@ struct RiseCommand: Subcommand {
         let resultUnit = try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit
         let mount = try parsed.mount()
         let sensor = try SensorOptions(parsed)
+        let calibrationOptions = try CalibrationOptions(parsed)
 
-        let reading = try CurrentReading(measuring: sensor, mount: mount, lengthUnit: resultUnit)
+        let (reading, calibration) = try CurrentReading.measuring(sensor, mount: mount, lengthUnit: resultUnit,
+                                                                  calibrating: calibrationOptions, output: output)
         let data = try RulerServiceCall.data(.rise, [
             "span": .string(LengthArgument.requestText(span)),
             "axis": .string(axis),
             "result_unit": .string(resultUnit.symbol),
         ], reading: reading)
-        output.print(parsed.has("--json") ? data.jsonText : Self.text(data, span: span, axis: axis, unit: resultUnit))
+        // --json is the service's data object unchanged; the text names the calibration.
+        output.print(parsed.has("--json") ? data.jsonText
+            : Self.text(data, span: span, axis: axis, unit: resultUnit) + "\nsensor     " + calibration.label)
         return 0
     }
 

@@ -32,9 +32,13 @@ extension CurrentReading {
     /// measurement in the level frame of `mount`, with the standard error of that mean.
     ///
     /// The agent's zero reference is not applied: like `plumb read`, the command reads the
-    /// sensor as mounted.
-    init(measuring sensor: SensorOptions, mount: Mount, lengthUnit: LengthUnit) throws(CommandFailure) {
-        self.init(try sensor.oneSecondMeasurement(mount: mount), age: 0, lengthUnit: lengthUnit)
+    /// sensor as mounted. Returns the calibration the measurement went through too.
+    static func measuring(_ sensor: SensorOptions, mount: Mount, lengthUnit: LengthUnit,
+                          calibrating options: CalibrationOptions,
+                          output: Console) throws(CommandFailure) -> (CurrentReading, CalibrationInUse) {
+        let (measurement, calibration) = try sensor.oneSecondMeasurement(mount: mount, calibrating: options,
+                                                                         output: output)
+        return (CurrentReading(measurement, age: 0, lengthUnit: lengthUnit), calibration)
     }
 }
 

@@ -71,12 +71,11 @@ struct SensorOptions {
 }
 
 extension SensorOptions {
-    /// One reading averaged over a second: 100 samples at 100 Hz, ±16 g, full resolution; the
-    /// chip is put back in standby whatever happens.
+    /// One reading of `chip` (from ``open()``) averaged over a second: 100 samples at 100 Hz,
+    /// ±16 g, full resolution; the chip is put back in standby whatever happens.
     ///
-    /// - Throws: ``CommandFailure`` when the chip can't be opened or read.
-    func oneSecondReading() throws(CommandFailure) -> Reading {
-        let chip = try open()
+    /// - Throws: ``CommandFailure`` when the chip can't be read.
+    func oneSecondReading(from chip: ADXL345) throws(CommandFailure) -> Reading {
         let sampler = Sampler(chip: chip)
         defer { try? chip.stop() }
         do {
@@ -89,7 +88,7 @@ extension SensorOptions {
 }
 
 extension SensorOptions {
-    /// The rate of ``oneSecondReading()``, in Hz.
+    /// The rate of ``oneSecondReading(from:)``, in Hz.
     static let oneSecondRateHz = 100.0
 }
 

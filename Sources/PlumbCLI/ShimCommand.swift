@@ -9,8 +9,9 @@ struct ShimCommand: Subcommand {
     static let name = "shim"
     static let summary = "Work out the shim under each foot that levels a machine."
     static let usage = "plumb shim --length L --width W [--unit U] [--feet 3|4] [--result-unit U] [--mount M] "
-        + "[--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] [--json]"
-    static let specs = SensorOptions.specs + [
+        + "[--bus PATH | --sensor sim [--sim-roll D --sim-pitch D …]] [--address ADDR] "
+        + "[--state-dir DIR | --config FILE | --raw] [--json]"
+    static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--length", "L", "The footprint along x, front to rear feet, with its unit: 1.2m, 47in. Required."),
         .value("--width", "W", "The footprint along y, left to right feet, with its unit: 0.8m, 31.5in. Required."),
         .value("--unit", "U", "Unit of a --length or --width written without one: mm, cm, m, in or ft."),
@@ -23,7 +24,7 @@ struct ShimCommand: Subcommand {
         + "footprint and works out how much to raise each foot so all stand as high as the highest, which\n"
         + "gets no shim. Feet: front_left, front_right, rear_left, rear_right; with 3, front, rear_left,\n"
         + "rear_right. Uncertainties are 95 % (k = 2) from the reading's noise."
-    static let footer = Frame.text
+    static let footer = Frame.text + "\n\n" + CalibrationOptions.helpText
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let unit = try parsed.lengthUnit("--unit")
@@ -33,8 +34,10 @@ struct ShimCommand: Subcommand {
         let resultUnit = try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit
         let mount = try parsed.mount()
         let sensor = try SensorOptions(parsed)
+        let calibrationOptions = try CalibrationOptions(parsed)
 
-        let reading = try CurrentReading(measuring: sensor, mount: mount, lengthUnit: resultUnit)
+        let (reading, calibration) = try CurrentReading.measuring(sensor, mount: mount, lengthUnit: resultUnit,
+                                                                  calibrating: calibrationOptions, output: output)
         var request: [String: JSONValue] = [
             "length": .string(LengthArgument.requestText(length)),
             "width": .string(LengthArgument.requestText(width)),
@@ -43,8 +46,9 @@ struct ShimCommand: Subcommand {
         ]
         if let unit { request["unit"] = .string(unit.symbol) }
         let data = try RulerServiceCall.data(.shim, request, reading: reading)
+        // --json is the service's data object unchanged; the text names the calibration.
         output.print(parsed.has("--json") ? data.jsonText
-            : Self.text(data, length: length, width: width, unit: resultUnit))
+            : Self.text(data, length: length, width: width, unit: resultUnit) + "\nsensor     " + calibration.label)
         return 0
     }
 

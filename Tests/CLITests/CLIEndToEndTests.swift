@@ -12,12 +12,13 @@ struct CLIEndToEndTests {
 
     @Test func readJSONHasTheContractKeysAndTheSceneAngles() throws {
         let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "3", "--sim-pitch", "-1.5",
-                                            "--average", "50", "--count", "2", "--json"])
+                                            "--average", "50", "--count", "2", "--raw", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
         let objects = try outcome.jsonObjects()
         #expect(objects.count == 2)
         for object in objects {
-            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity"])
+            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "calibration"])
+            #expect(object["calibration"] is NSNull, "--raw applies none")
             let roll = try #require(object["roll"] as? Double)
             let pitch = try #require(object["pitch"] as? Double)
             let tilt = try #require(object["tilt"] as? Double)
@@ -126,7 +127,7 @@ struct CLIEndToEndTests {
         try PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
     }
 
-    @Test(arguments: ["probe", "read", "selftest"])
+    @Test(arguments: ["probe", "read", "selftest", "watch"])
     func everySubcommandHasHelp(command: String) throws {
         let outcome = try PlumbProcess.run([command, "--help"])
         #expect(outcome.status == 0)

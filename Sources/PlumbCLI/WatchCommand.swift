@@ -1,0 +1,175 @@
+import Accelerometers
+import Contract
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlumbDomain
+import Ruler
+import RulerService
+import Sampling
+
+/// What `plumb watch` was asked to show: checked from the command line before the sensor opens.
+struct WatchPlan {
+    var unit: AngleUnit
+    var tolerance: Angle
+    var mount: Mount
+    var windowSeconds: Double
+    var span: Length?
+    var axis: RiseAxis
+    var length: Length?
+    var width: Length?
+    var feet: Int
+    var resultUnit: LengthUnit
+    var count: Int?
+
+    /// Blocks in the moving window: ``WatchCommand/blockSeconds`` each.
+    var windowBlocks: Int { max(2, Int((windowSeconds / WatchCommand.blockSeconds).rounded())) }
+}
+
+/// `plumb watch`: a live view for the person mounting and shimming a machine, over SSH.
+struct WatchCommand: Subcommand {
+    static let name = "watch"
+    static let summary = "Show the level live: bubble, angles, level and stable, rise and shims."
+    static let usage = "plumb watch [--bus PATH | --sensor sim [--sim-* …]] [--address ADDR] "
+        + "[--state-dir DIR | --config FILE | --raw] [--unit U] [--tolerance ANGLE] [--mount M] [--average-window S] "
+        + "[--span L [--axis A]] [--length L --width W [--feet 3|4]] [--result-unit U] [--count N]"
+    static let specs = SensorOptions.specs + CalibrationOptions.specs + [
+        .value("--unit", "UNIT", "deg (default), percent, mm_per_m or in_per_ft."),
+        .value("--tolerance", "ANGLE", "Level tolerance: degrees, or with a unit (\"1.5 mm/m\", \"0.2%\"). Default 0.1."),
+        .mount,
+        .value("--average-window", "S", "Seconds in the moving average, 0.2–60 (default 1)."),
+        .value("--span", "L", "Show the live rise over a span of L, with its unit: 1.2m, 47in."),
+        .value("--axis", "AXIS", "The rise's axis: roll (along y), pitch (along x) or steepest (default)."),
+        .value("--length", "L", "Show each foot's shim for a footprint L long (along x); needs --width."),
+        .value("--width", "W", "The footprint's width (along y); needs --length."),
+        .value("--feet", "N", "4 (default: one at each corner) or 3 (one at the front centre, two at the rear)."),
+        .value("--result-unit", "U", "Unit of the rise and the shims: mm (default), cm, m, in or ft."),
+        .value("--count", "N", "Stop after N readings (one a window); default: until q or Ctrl-C."),
+    ]
+    static let helpSummary = """
+        At a terminal it redraws in place about ten times a second: the bubble drawn in text (on the high
+        side; the edge is 4 × the tolerance), roll, pitch and tilt, the level and stable flags and the
+        calibration in use, with the live rise (--span) and each foot's shim (--length, --width), as
+        plumb rise and plumb shim work them out. q or Ctrl-C quits and restores the terminal. Without a
+        terminal (standard input or output redirected) it prints one line per reading instead: a reading
+        is the moving average over --average-window, printed each time the window has filled anew.
+        It samples at 100 Hz in blocks of 0.1 s.
+        """
+    static let footer = Frame.text + "\n\n" + CalibrationOptions.helpText
+
+    /// Seconds of samples in one block: the redraw interval.
+    static let blockSeconds = 0.1
+    static let rateHz = 100.0
+
+    static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
+        let plan = try parsePlan(parsed)
+        let sensor = try SensorOptions(parsed)
+        let calibrationOptions = try CalibrationOptions(parsed)
+
+        let opened = try sensor.open(calibrating: calibrationOptions, output: output)
+        var pipeline = sensor.pipeline(calibration: opened.calibration, mount: plan.mount, tolerance: plan.tolerance,
+                                       rateHz: rateHz, windowBlocks: plan.windowBlocks)
+        let sampler = Sampler(chip: opened.chip)
+        InterruptFlag.install()
+        let terminal = WatchTerminal.isInteractive ? try WatchTerminal(console: output) : nil
+        // Every way out (q, a signal, a sensor error) passes here: the terminal as it was, the
+        // chip in standby.
+        defer {
+            terminal?.restore()
+            try? opened.chip.stop()
+        }
+        do {
+            try sampler.start(SamplingRequest(rateHz: rateHz, rangeG: 16))
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let clock = MonotonicPacingClock()
+        let colour = getenv("NO_COLOR") == nil
+        var blocks = 0
+        var readings = 0
+        var lastDraw = -Double.infinity
+        while !InterruptFlag.raised {
+            let block: Reading
+            do { block = try sampler.nextReading(averaging: Int(rateHz * blockSeconds)) } catch {
+                throw CommandFailure(error.description)
+            }
+            let measurement = try pipeline.measure(block)
+            blocks += 1
+            // A reading is a window filled anew: the first once it is full, then one a window.
+            let isReading = blocks % plan.windowBlocks == 0
+            if isReading { readings += 1 }
+            if let terminal {
+                if terminal.keys().contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") }) { break }
+                // At most about ten redraws a second, even when blocks come in a burst.
+                let now = clock.now()
+                if now - lastDraw >= blockSeconds * 0.9 {
+                    let view = view(of: measurement, plan: plan, calibration: opened.calibration,
+                                    settled: blocks >= plan.windowBlocks)
+                    terminal.draw(view.screen(colour: colour))
+                    lastDraw = now
+                }
+            } else if isReading {
+                output.print(view(of: measurement, plan: plan, calibration: opened.calibration, settled: true).line)
+            }
+            if let count = plan.count, readings >= count { break }
+        }
+        return 0
+    }
+
+    /// The view of one measurement, with the rise and shim services' answers for it.
+    static func view(of measurement: Measurement, plan: WatchPlan, calibration: CalibrationInUse,
+                     settled: Bool) -> WatchView {
+        let reading = CurrentReading(measurement, age: 0, lengthUnit: plan.resultUnit)
+        func ask(_ service: RulerServiceName, _ request: [String: JSONValue]) -> Result<JSONValue, WatchView.Failure> {
+            // A refusal (the device on its side: no rise) is shown, not fatal: the fitter is
+            // handling it and it will be back on the machine in a moment.
+            do { return .success(try RulerServiceCall.data(service, request, reading: reading)) } catch {
+                return .failure(WatchView.Failure(message: "\(error)"))
+            }
+        }
+        let rise = plan.span.map { span in
+            ask(.rise, ["span": .string(LengthArgument.requestText(span)), "axis": .string(plan.axis.rawValue),
+                        "result_unit": .string(plan.resultUnit.symbol)])
+        }
+        var shim: Result<JSONValue, WatchView.Failure>?
+        if let length = plan.length, let width = plan.width {
+            shim = ask(.shim, ["length": .string(LengthArgument.requestText(length)),
+                               "width": .string(LengthArgument.requestText(width)), "feet": .integer(plan.feet),
+                               "result_unit": .string(plan.resultUnit.symbol)])
+        }
+        return WatchView(figures: ReadingFigures(measurement, unit: plan.unit, level: measurement.isLevel),
+                         levelGravity: measurement.levelGravity, level: measurement.isLevel ?? false,
+                         stable: measurement.isStable, calibration: calibration, plan: plan, rise: rise, shim: shim,
+                         settled: settled)
+    }
+
+    /// The flags, checked as `plumb rise` and `plumb shim` check theirs.
+    static func parsePlan(_ parsed: ParsedArguments) throws(UsageError) -> WatchPlan {
+        let window = try parsed.double("--average-window", in: 0.2...60, what: "seconds") ?? 1
+        let span = try parsed.string("--span").map { text throws(UsageError) in
+            try LengthArgument.positive(text, naming: "--span", unit: nil, example: "--span 1.2m")
+        }
+        let axis = try parsed.choice("--axis", from: RiseAxis.allCases.map(\.rawValue)).flatMap(RiseAxis.init) ?? .steepest
+        if span == nil, parsed.string("--axis") != nil {
+            throw UsageError("--axis is the rise's axis; give --span too, such as '--span 1.2m --axis pitch'.")
+        }
+        let length = try parsed.string("--length").map { text throws(UsageError) in
+            try LengthArgument.positive(text, naming: "--length", unit: nil, example: "--length 1.2m")
+        }
+        let width = try parsed.string("--width").map { text throws(UsageError) in
+            try LengthArgument.positive(text, naming: "--width", unit: nil, example: "--width 0.8m")
+        }
+        if (length == nil) != (width == nil) {
+            throw UsageError("the shims need the whole footprint: give --length and --width together,"
+                + " such as '--length 1.2m --width 0.8m'.")
+        }
+        let feet = try parsed.choice("--feet", from: ["3", "4"]).flatMap { Int($0) }
+        if feet != nil, length == nil {
+            throw UsageError("--feet is for the shims; give --length and --width too.")
+        }
+        return WatchPlan(unit: try parsed.angleUnit() ?? .deg, tolerance: try ReadCommand.parseTolerance(parsed.string("--tolerance")),
+                         mount: try parsed.mount(), windowSeconds: window, span: span, axis: axis, length: length,
+                         width: width, feet: feet ?? 4, resultUnit: try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit,
+                         count: try parsed.integer("--count", in: 1...10_000_000))
+    }
+}
