@@ -56,6 +56,10 @@ let package = Package(
             "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "I2C",
         ]),
 
+        // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
+        // Configuration for the record a calibration produces (calibration.json's contents).
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
+
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
         .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings"]),
@@ -68,8 +72,8 @@ let package = Package(
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
-            "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT",
+            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
