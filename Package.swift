@@ -76,8 +76,14 @@ let package = Package(
             "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
+        // The accuracy benchmark as a library, so a test can check it measures what it says.
+        .target(name: "AccuracyBenchmark", dependencies: [
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
+            "SimulatedADXL345",
+        ]),
         .executableTarget(name: "PlumbBench", dependencies: [
-            "Accelerometers", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT", "PlumbSync",
+            "Accelerometers", "AccuracyBenchmark", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
+            "PlumbSync",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -99,6 +105,9 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain", "Settings"]),
+        .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
+            "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
+        ]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
             "Settings", "SimulatedADXL345", "Accelerometers", "Sampling",
