@@ -31,9 +31,15 @@ public final class BenchChip {
         driver = ADXL345(bus: simulator, address: configuration.address, clock: clock)
     }
 
-    /// The record's chip line, as `plumb calibrate` writes it for a simulated chip.
-    private var chipRecord: CalibrationRecord.Chip {
-        .init(bus: simulator.name, address: driver.address.description, devid: "0xE5")
+    /// The record's chip line, as `plumb calibrate` writes it: bus, address and the DEVID probed.
+    private func chipRecord() throws(CalibrationFailure) -> CalibrationRecord.Chip {
+        do {
+            let identity = try driver.probe()
+            return .init(bus: simulator.name, address: driver.address.description,
+                         devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true))
+        } catch {
+            throw CalibrationFailure(.sensor(error))
+        }
     }
 
     /// Runs `script` on the chip and the procedure `body` builds against it, in a session that
@@ -56,7 +62,7 @@ public final class BenchChip {
                                   averageSeconds: Double = 2) throws(CalibrationFailure) -> CalibrationRecord {
         let script = AttitudeScript(steps: faces.map { .init(pose: SimulatedPose(face: $0), duration: holdSeconds) })!
         return try calibrate(script, timeout: Double(faces.count + 2) * holdSeconds) { session throws(CalibrationFailure) in
-            try SixPointProcedure(session: session, seconds: averageSeconds).run(chip: chipRecord)
+            try SixPointProcedure(session: session, seconds: averageSeconds).run(chip: chipRecord())
         }
     }
 
@@ -73,7 +79,7 @@ public final class BenchChip {
         turned.turn = Angle(degrees: 180)
         let script = AttitudeScript(steps: [.init(pose: spot, duration: holdSeconds), .init(pose: turned, duration: holdSeconds)])!
         return try calibrate(script, timeout: 4 * holdSeconds) { session throws(CalibrationFailure) in
-            try ReversalProcedure(session: session, seconds: averageSeconds, mount: .flat).run(chip: chipRecord, base: base)
+            try ReversalProcedure(session: session, seconds: averageSeconds, mount: .flat).run(chip: chipRecord(), base: base)
         }
     }
 
