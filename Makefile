@@ -47,6 +47,8 @@ test: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
+# Every section, accuracy included; `.build/release/plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]`
+# (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (README, Benchmarks).
 bench: deps toolchain
 	$(SWIFT) build -c release --product plumb --static-swift-stdlib
 	$(SWIFT) build -c release --product plumb-bench

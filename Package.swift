@@ -56,6 +56,10 @@ let package = Package(
             "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "I2C",
         ]),
 
+        // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
+        // Configuration for the record a calibration produces (calibration.json's contents).
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
+
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
         .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings"]),
@@ -68,12 +72,18 @@ let package = Package(
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
-            "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT",
+            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
+        // The accuracy benchmark as a library, so a test can check it measures what it says.
+        .target(name: "AccuracyBenchmark", dependencies: [
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
+            "SimulatedADXL345",
+        ]),
         .executableTarget(name: "PlumbBench", dependencies: [
-            "Accelerometers", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT", "PlumbSync",
+            "Accelerometers", "AccuracyBenchmark", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
+            "PlumbSync",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -95,6 +105,9 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain", "Settings"]),
+        .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
+            "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
+        ]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
             "Settings", "SimulatedADXL345", "Accelerometers", "Sampling",

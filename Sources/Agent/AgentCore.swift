@@ -179,14 +179,14 @@ public actor AgentCore {
 
     /// Block means in the moving average: `average_window_s` of samples in blocks of the size
     /// the sampling service uses at this rate (longer than 0.1 s at low rates).
-    static func windowBlocks(_ settings: LiveSettings) -> Int {
+    public static func windowBlocks(_ settings: LiveSettings) -> Int {
         let perBlock = Double(SamplingService.samplesPerBlock(rateHz: settings.sampleRateHz))
         return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
     }
 
     /// The pipeline's settings for the live settings: the window, mount, thresholds, and the
     /// chip's expected noise at the configured rate for `stable`.
-    static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
+    public static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
         PipelineSettings(
             calibration: calibration, windowBlocks: windowBlocks(settings), mount: settings.mount,
             thresholds: LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,

@@ -73,18 +73,33 @@ func benchmarkFIFO(seconds: Double) {
     }
 }
 
-// plumb-bench [FIFO_SECONDS [AGENT_SECONDS]]: defaults 10 and 60, as the targets are stated.
-let arguments = Array(CommandLine.arguments.dropFirst())
-let fifoSeconds = arguments.first.flatMap(Double.init) ?? 10
-let agentSeconds = arguments.dropFirst().first.flatMap(Double.init) ?? 60
+// plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
+// targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
+// skips it.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let accuracyOnly = arguments.first == "accuracy"
+if accuracyOnly { arguments.removeFirst() }
+let numbers = arguments.map { Double($0) }
+guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]")
+    exit(2)
+}
+let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
+let agentSeconds = accuracyOnly ? 0 : numbers.dropFirst().first.flatMap { $0 } ?? 60
+let chipCount = Int((accuracyOnly ? numbers.first : numbers.dropFirst(2).first).flatMap { $0 } ?? 20)
 #if DEBUG
 let build = "debug build: figures are pessimistic, use `make bench`"
 #else
 let build = "release build"
 #endif
 print("plumb-bench (\(build); \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-benchmarkDecodeAndTilt()
-benchmarkFIFO(seconds: fifoSeconds)
-let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
-AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
-RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
+if !accuracyOnly {
+    benchmarkDecodeAndTilt()
+    benchmarkFIFO(seconds: fifoSeconds)
+    let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
+    AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
+    RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
+}
+if chipCount > 0 {
+    benchmarkAccuracy(chips: chipCount)
+}

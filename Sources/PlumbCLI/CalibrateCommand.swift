@@ -1,4 +1,5 @@
 import Accelerometers
+import Calibrating
 import Configuration
 import FoundationEssentials
 import I2C
@@ -54,18 +55,22 @@ struct CalibrateCommand: Subcommand {
 
         let chip = try sensor.open()
         let chipRecord = try chip.calibrationChip()
-        let session = CalibrationSession(chip: chip, output: output, interactive: isatty(STDIN_FILENO) != 0,
-                                         timeout: timeout)
-        try session.start()
-        defer { session.stop() }
+        let guide = ConsoleCalibrationGuide(output: output, isInteractive: isatty(STDIN_FILENO) != 0)
+        let session = CalibrationSession(chip: chip, guide: guide, timeout: timeout)
         let record: CalibrationRecord
-        if method == "six-point" {
-            record = try SixPointProcedure(session: session, seconds: seconds).run(chip: chipRecord)
-        } else {
-            let existing = store.loadCalibration()
-            if let warning = existing.warning { output.error("warning: " + warning) }
-            record = try ReversalProcedure(session: session, seconds: seconds, mount: mount)
-                .run(chip: chipRecord, base: existing.record)
+        do throws(CalibrationFailure) {
+            try session.start()
+            defer { session.stop() }
+            if method == "six-point" {
+                record = try SixPointProcedure(session: session, seconds: seconds).run(chip: chipRecord)
+            } else {
+                let existing = store.loadCalibration()
+                if let warning = existing.warning { output.error("warning: " + warning) }
+                record = try ReversalProcedure(session: session, seconds: seconds, mount: mount)
+                    .run(chip: chipRecord, base: existing.record)
+            }
+        } catch {
+            throw CommandFailure(error)
         }
         do {
             try store.save(calibration: record)

@@ -1,0 +1,133 @@
+import Accelerometers
+import PlumbDomain
+
+/// Raw samples from the chip, judged for stillness and averaged, for the calibration procedures.
+///
+/// Reads the chip's FIFO directly, never through a calibration: calibrating must see the chip's
+/// own errors. Every wait has the session's deadline, so a script that never turns the chip to
+/// the next face ends with a failure instead of hanging.
+///
+/// Time comes from the injected ``PacingClock``: `plumb calibrate` runs on the monotonic clock,
+/// the accuracy benchmark on a simulated chip's manual clock, where each wait advances the
+/// simulation instead of the wall clock. Not thread-safe: one procedure owns a session.
+public final class CalibrationSession {
+    /// The rate calibration samples at: the datasheet's noise figure holds up to 100 Hz.
+    public static let rateHz = 100.0
+    /// Stillness is judged on half-second blocks; two passing blocks in a row make it still.
+    public static let blockSeconds = 0.5
+    /// How long each wait for samples sleeps: short enough for a responsive progress bar.
+    static let pollSeconds = 0.1
+
+    /// The chip, read raw.
+    public let chip: any Accelerometer
+    /// Who the calibration is done with.
+    public let guide: any CalibrationGuide
+    private let clock: any PacingClock
+    private let deadline: Double
+    private let timeout: Double
+    private var detector = StillnessDetector(configuration: .adxl345(odrHz: CalibrationSession.rateHz,
+                                                                     blockSeconds: CalibrationSession.blockSeconds))
+    private var buffer: [Vector3] = []
+
+    /// A session that gives up `timeout` seconds of `clock` from now.
+    public init(chip: any Accelerometer, guide: any CalibrationGuide, timeout: Double,
+                clock: any PacingClock = MonotonicPacingClock()) {
+        self.chip = chip
+        self.guide = guide
+        self.timeout = timeout
+        self.clock = clock
+        deadline = clock.now() + timeout
+    }
+
+    /// Whether someone answers prompts (the guide's ``CalibrationGuide/isInteractive``).
+    public var isInteractive: Bool { guide.isInteractive }
+
+    /// Starts the chip at ±16 g, full resolution, 100 Hz.
+    public func start() throws(CalibrationFailure) {
+        do {
+            _ = try chip.start(SamplingRequest(rateHz: Self.rateHz, rangeG: 16))
+        } catch {
+            throw CalibrationFailure(.sensor(error))
+        }
+    }
+
+    /// Puts the chip back in standby.
+    public func stop() {
+        try? chip.stop()
+    }
+
+    /// Forgets the stillness judged so far and the samples waiting: after a person said a step
+    /// was done, only what comes next counts.
+    public func restart() {
+        buffer.removeAll()
+        _ = try? chip.drain(into: &buffer)
+        buffer.removeAll()
+        detector.reset()
+    }
+
+    /// Waits about a tenth of a second and returns the samples that arrived.
+    ///
+    /// - Throws: ``CalibrationFailure`` on a sensor error, or when the deadline has passed while
+    ///   `waitingFor` was still awaited.
+    private func nextSamples(waitingFor: String) throws(CalibrationFailure) -> [Vector3] {
+        guard clock.now() < deadline else {
+            throw CalibrationFailure(.timedOut(afterSeconds: timeout, waitingFor: waitingFor))
+        }
+        clock.sleep(seconds: Self.pollSeconds)
+        buffer.removeAll(keepingCapacity: true)
+        do {
+            _ = try chip.drain(into: &buffer)
+        } catch {
+            throw CalibrationFailure(.sensor(error))
+        }
+        return buffer
+    }
+
+    /// Blocks until the sensor is still; returns the mean of the block that made it so.
+    public func waitUntilStill(_ what: String) throws(CalibrationFailure) -> Vector3 {
+        while true {
+            for sample in try nextSamples(waitingFor: what) {
+                if let block = detector.add(sample), detector.isStable {
+                    return block.mean
+                }
+            }
+        }
+    }
+
+    /// Blocks until the sensor has moved (been turned or picked up).
+    public func waitUntilMoved(_ what: String) throws(CalibrationFailure) {
+        while true {
+            for sample in try nextSamples(waitingFor: what) {
+                if detector.add(sample) != nil, detector.state == .moving { return }
+            }
+        }
+    }
+
+    /// Averages `seconds` of samples while the sensor stays still; nil when it moved meanwhile.
+    /// An interactive guide is shown the progress.
+    public func average(seconds: Double, label: String) throws(CalibrationFailure) -> GravityAverage? {
+        let wanted = Int((seconds * Self.rateHz).rounded())
+        var average = GravityAverage()
+        while average.count < wanted {
+            for sample in try nextSamples(waitingFor: "\(label) to be averaged") where average.count < wanted {
+                average.add(sample)
+                if detector.add(sample) != nil, detector.state == .moving {
+                    if isInteractive { guide.progressEnded() }
+                    return nil
+                }
+            }
+            if isInteractive { guide.progress(label: label, fraction: Double(average.count) / Double(wanted)) }
+        }
+        if isInteractive { guide.progressEnded() }
+        return average
+    }
+
+    /// Asks the person to do `what` and waits for them; the stillness judged before then is
+    /// forgotten.
+    ///
+    /// - Throws: ``CalibrationFailure`` when the guide can no longer ask.
+    public func prompt(_ what: String) throws(CalibrationFailure) {
+        try guide.ask(what)
+        restart()
+    }
+}

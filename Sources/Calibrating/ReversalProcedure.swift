@@ -1,0 +1,70 @@
+import Configuration
+import PlumbDomain
+
+/// The machinist's reversal: one position, 180° about the vertical on the same spot, another.
+///
+/// **How it combines with a stored calibration.** The two readings are corrected by the stored
+/// calibration first, so the zero error found is what remains on top of it, and it is folded into
+/// that calibration's offset (``Calibration/shifted(by:limits:)``), keeping its matrix: a tumble
+/// followed by a reversal is stored as `six_point+reversal`, with the tumble's residual and faces
+/// kept. Without a stored tumble the matrix is the identity and the method `reversal`; a second
+/// reversal refines the first the same way.
+///
+/// The one implementation of it, for `plumb calibrate reversal` and the accuracy benchmark.
+public struct ReversalProcedure {
+    public let session: CalibrationSession
+    /// Seconds averaged per position.
+    public let seconds: Double
+    /// Flat or upright: which horizontal axes the reversal measures.
+    public let mount: Mount
+
+    public init(session: CalibrationSession, seconds: Double, mount: Mount) {
+        self.session = session
+        self.seconds = seconds
+        self.mount = mount
+    }
+
+    /// Takes the two positions and refines `base` (nil: the identity) by the zero error found.
+    ///
+    /// - Throws: ``CalibrationFailure``: the deadline passed, the sensor failed, or the two
+    ///   readings cannot come from one spot turned about the vertical.
+    public func run(chip: CalibrationRecord.Chip, base: CalibrationRecord?) throws(CalibrationFailure) -> CalibrationRecord {
+        let calibration = base?.calibration ?? .identity
+        let first = try reading(1, prompt: "Put the device on the spot, in its \(mount.name) position.")
+        let second = try reading(2, prompt: "Turn the device 180° about the vertical on the same spot.")
+        let result: ReversalCalibration
+        let refined: Calibration
+        do {
+            result = try ReversalCalibration(first: calibration.apply(first), second: calibration.apply(second), mount: mount)
+            refined = try calibration.shifted(by: result.zeroOffset)
+        } catch {
+            throw CalibrationFailure(.refused("\(error) Nothing was saved."))
+        }
+        let tumbled = base.map { $0.method == .sixPoint || $0.method == .sixPointAndReversal } ?? false
+        return CalibrationRecord(
+            method: tumbled ? .sixPointAndReversal : .reversal, chip: chip,
+            residualMilliG: tumbled ? base?.residualMilliG : nil, calibration: refined,
+            faces: tumbled ? base?.faces : nil, reversal: .init(result))
+    }
+
+    /// One position's raw mean, in g. Without a terminal, the second waits for the device to
+    /// move (the turn) and be still again.
+    private func reading(_ position: Int, prompt: String) throws(CalibrationFailure) -> Vector3 {
+        let guide = session.guide
+        if session.isInteractive {
+            try session.prompt(prompt)
+        } else if position == 2 {
+            guide.tell("waiting for the turn: " + prompt)
+            try session.waitUntilMoved("the device to be turned 180° on the spot")
+        }
+        while true {
+            _ = try session.waitUntilStill("the device to be still in position \(position)")
+            guide.tell("position \(position): still; averaging \(ProgressText.seconds(seconds)) s")
+            if let average = try session.average(seconds: seconds, label: "position \(position)"), let mean = average.mean {
+                guide.tell("position \(position): done, mean (\(ProgressText.g(mean))) g")
+                return mean
+            }
+            guide.tell("position \(position): moved while averaging; hold it still")
+        }
+    }
+}
