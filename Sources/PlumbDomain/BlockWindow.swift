@@ -85,6 +85,10 @@ public struct BlockWindow: Hashable, Sendable {
         return (means.standardError ?? .zero) * Double(means.count).squareRoot()
     }
 
+    /// The rms scatter of the samples within the window's blocks, per axis, in g: the noise and
+    /// any vibration, without the movement of the means between blocks. Nil while empty.
+    public var withinBlockNoise: Vector3? { variances.mean?.squareRoot }
+
     /// Samples in the newest block; nil while empty.
     public var samplesPerBlock: Int? { last?.samples }
 

@@ -8,7 +8,11 @@
 ///   is affine, so the corrected mean is the mean of the corrected samples) and to its spread
 ///   as the bound ``Calibration/spread(_:)``.
 /// - **Filter**: the window of the last ``PipelineSettings/windowBlocks`` calibrated blocks
-///   becomes one device-frame gravity (``GravityFilter``).
+///   becomes one device-frame gravity (``GravityFilter``). A block that has clearly moved away
+///   from the window (``Stability/isStep(to:samples:from:)``) starts the window afresh: the old
+///   blocks describe another attitude, and averaging them in only delays the new answer, by up
+///   to a whole window. So a step settles in a few blocks instead of a window's length, while a
+///   still machine keeps the full average.
 /// - **Mount** turns it into the level frame, and the **zero reference**, kept as the calibrated
 ///   device-frame gravity it was taken at, turns that so the zeroed pose reads level. Storing the
 ///   device-frame gravity rather than the level-frame one lets a new mount re-derive the zero.
@@ -26,6 +30,8 @@ public struct LevelPipeline: Hashable, Sendable {
     private var window: BlockWindow
     private var zero: ZeroReference?
     private var levelMachine: LevelStateMachine
+    /// Whether the last block started the window afresh (a step), so the next may drop it.
+    private var afterStep = false
 
     /// A pipeline with nothing measured yet.
     ///
@@ -48,8 +54,14 @@ public struct LevelPipeline: Hashable, Sendable {
     @discardableResult
     public mutating func add(_ block: SampleBlock) -> Measurement? {
         let calibration = settings.calibration
-        window.add(mean: calibration.apply(block.gravity), spread: calibration.spread(block.spread),
-                   samples: block.samples)
+        let mean = calibration.apply(block.gravity)
+        let step = settings.stability.isStep(to: mean, samples: block.samples, from: window)
+        // The block that revealed a step may straddle it, part old attitude and part new: kept,
+        // it would bias the new reading for a whole window. So it goes when the next block
+        // comes; a block that did not straddle costs only one block of averaging, once.
+        if step || (afterStep && window.count == 1) { window.reset() }
+        afterStep = step
+        window.add(mean: mean, spread: calibration.spread(block.spread), samples: block.samples)
         guard var measurement = evaluate(at: block.time) else { return nil }
         measurement.events = levelMachine.update(tilt: measurement.attitude.tilt, at: block.time)
         measurement.isLevel = levelMachine.isLevel
@@ -68,7 +80,10 @@ public struct LevelPipeline: Hashable, Sendable {
     public mutating func reconfigure(_ new: PipelineSettings) {
         let old = settings
         settings = new
-        if new.calibration != old.calibration { window.reset() }
+        if new.calibration != old.calibration {
+            window.reset()
+            afterStep = false
+        }
         window.resize(capacity: new.windowBlocks)
         if new.thresholds != old.thresholds { levelMachine.reconfigure(new.thresholds) }
         if new.mount != old.mount { setZero(zeroGravity) }
@@ -97,6 +112,7 @@ public struct LevelPipeline: Hashable, Sendable {
     /// zeroed on, what comes after the recovery. Settings, zero, level and alarm stay.
     public mutating func reset() {
         window.reset()
+        afterStep = false
         latest = nil
     }
 

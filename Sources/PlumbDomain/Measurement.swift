@@ -79,6 +79,28 @@ public struct Stability: Hashable, Sendable {
         return Self.within(noise, limit) && Self.within(scatter, limit / Double(n).squareRoot())
     }
 
+    /// How far, in standard errors of a block mean, a block must lie from the window's mean to
+    /// count as a step. Far past noise (a still sensor's block means stray by more than 8σ about
+    /// once in 10¹⁵ blocks), yet only about 0.4° for an ADXL345's 0.1 s blocks.
+    public static let stepFactor = 8.0
+
+    /// Whether a block of `samples` samples with calibrated mean `mean` has moved away from
+    /// `window`: on some axis it lies more than ``stepFactor`` standard errors of a block mean
+    /// from the window's mean. The standard error is the chip's expected one, or, when larger,
+    /// the one the window's within-block scatter implies: vibration scatters every sample and so
+    /// every block mean, and must not restart the window at every block. The scatter of the block
+    /// means themselves is no guide: one block that straddles a step inflates it enough to hide
+    /// the step.
+    public func isStep(to mean: Vector3, samples: Int, from window: BlockWindow) -> Bool {
+        guard let windowMean = window.means.mean, mean.isFinite else { return false }
+        let within = window.withinBlockNoise ?? .zero
+        let perSample = Vector3(x: max(expectedNoise.x, within.x), y: max(expectedNoise.y, within.y),
+                                z: max(expectedNoise.z, within.z))
+        let limit = perSample / Double(max(1, samples)).squareRoot() * Self.stepFactor
+        let distance = (mean - windowMean).absolute
+        return distance.x > limit.x || distance.y > limit.y || distance.z > limit.z
+    }
+
     private static func within(_ value: Vector3, _ limit: Vector3) -> Bool {
         value.x <= limit.x && value.y <= limit.y && value.z <= limit.z
     }

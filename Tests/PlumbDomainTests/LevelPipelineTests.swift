@@ -99,13 +99,14 @@ struct LevelPipelineTests {
 
     @Test func theWindowAveragesTheLastBlocksAndGivesTheirStandardError() throws {
         var pipeline = LevelPipeline(settings: Self.settings(window: 3))
-        let zs = [0.99, 1.0, 1.01, 1.02]
+        // Blocks a milli-g apart: within the chip's noise, so none of them counts as a step.
+        let zs = [0.999, 1.0, 1.001, 1.002]
         var last: Measurement?
         for z in zs { last = pipeline.add(Self.block(Vector3(x: 0, y: 0, z: z))) }
         let measurement = try #require(last)
-        expectClose(measurement.deviceGravity.z, 1.01, tolerance: 1e-12, "the oldest block has left the window")
-        // Sample standard deviation of 1.00, 1.01, 1.02 is 0.01; divided by √3.
-        expectClose(measurement.standardError.z, 0.01 / 3.0.squareRoot(), tolerance: 1e-12)
+        expectClose(measurement.deviceGravity.z, 1.001, tolerance: 1e-12, "the oldest block has left the window")
+        // Sample standard deviation of 1.000, 1.001, 1.002 is 0.001; divided by √3.
+        expectClose(measurement.standardError.z, 0.001 / 3.0.squareRoot(), tolerance: 1e-12)
         #expect(measurement.standardError.x == 0)
     }
 
@@ -194,6 +195,50 @@ struct LevelPipelineTests {
         #expect(pipeline.latest?.isStable == false)
     }
 
+    // MARK: Steps
+
+    @Test func aStepStartsTheWindowAfreshSoTheNewAttitudeShowsAtOnce() throws {
+        var pipeline = LevelPipeline(settings: Self.settings(window: 10))
+        for block in Self.stillBlocks(20, around: Self.tilted(roll: 0), seed: 4) { pipeline.add(block) }
+        let steppedResult = pipeline.add(Self.block(Self.tilted(roll: 1), at: 2))
+        let stepped = try #require(steppedResult)
+        // Averaged with the nine blocks before it, the reading would say about 0.1°.
+        #expect(abs(stepped.attitude.roll.degrees - 1) < 1e-9)
+        #expect(!stepped.isStable, "a window that just started has not shown it is still")
+        let nextResult = pipeline.add(Self.block(Self.tilted(roll: 1), at: 2.1))
+        let next = try #require(nextResult)
+        #expect(abs(next.attitude.roll.degrees - 1) < 1e-9)
+    }
+
+    @Test func stillNoiseNeverCountsAsAStep() {
+        var pipeline = LevelPipeline(settings: Self.settings(window: 10))
+        // A restart would make the window part-filled, and so not stable, for nine blocks.
+        let measurements = Self.stillBlocks(5000, around: Self.tilted(roll: 0.3, pitch: -0.2), seed: 5)
+            .compactMap { pipeline.add($0) }
+        #expect(measurements.dropFirst(9).allSatisfy { $0.isStable })
+    }
+
+    @Test func vibrationThatScattersEveryBlockDoesNotRestartTheWindow() {
+        var pipeline = LevelPipeline(settings: Self.settings(window: 10))
+        var random = SplitMix64(state: 6)
+        // Vibration 10× a still chip's noise: every sample scatters, and so every block mean.
+        let vibration = Self.noise * 10
+        let scatter = vibration / Double(10).squareRoot()
+        var readings: [Double] = []
+        for index in 0..<200 {
+            let gravity = Self.tilted(roll: 0) + random.gaussian(sigma: scatter)
+            if let measurement = pipeline.add(Self.block(gravity, spread: vibration, at: Double(index) / 10)),
+               index >= 10 {
+                readings.append(measurement.attitude.roll.degrees)
+            }
+        }
+        // The full window's average keeps the roll's scatter near scatter/√10, about 0.17°;
+        // restarting at every block would leave about 0.5°.
+        let mean = readings.reduce(0, +) / Double(readings.count)
+        let sigma = (readings.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(readings.count)).squareRoot()
+        #expect(sigma < 0.3, "roll scattered by \(sigma)°")
+    }
+
     // MARK: Level, alarm and events
 
     @Test func levelEventsWaitForTheDwell() throws {
@@ -237,9 +282,9 @@ struct LevelPipelineTests {
 
     @Test func aShorterWindowKeepsTheNewestBlocks() throws {
         var pipeline = LevelPipeline(settings: Self.settings(window: 4))
-        for z in [0.97, 0.98, 0.99, 1.0] { pipeline.add(Self.block(Vector3(x: 0, y: 0, z: z))) }
+        for z in [0.997, 0.998, 0.999, 1.0] { pipeline.add(Self.block(Vector3(x: 0, y: 0, z: z))) }
         pipeline.reconfigure(Self.settings(window: 2))
-        expectClose(try #require(pipeline.latest).deviceGravity.z, 0.995, tolerance: 1e-12)
+        expectClose(try #require(pipeline.latest).deviceGravity.z, 0.9995, tolerance: 1e-12)
     }
 
     @Test func aNewCalibrationShowsInTheNextMeasurementAndDropsTheOldBlocks() throws {
