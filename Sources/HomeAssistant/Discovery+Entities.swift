@@ -154,9 +154,9 @@ extension Discovery {
     /// residual as attributes, from the retained `P/calibration`.
     private static func calibrationEntities(topics: Topics) -> [DiscoveryEntity] {
         [
-            button(.calibrateReversal, step: .first, name: "Reversal: first reading", icon: "mdi:numeric-1-circle-outline",
+            button(.calibrateReversal, step: .first, name: "Reversal first reading", icon: "mdi:numeric-1-circle-outline",
                    category: "config", topics: topics),
-            button(.calibrateReversal, step: .second, name: "Reversal: second reading (turned 180°)",
+            button(.calibrateReversal, step: .second, name: "Reversal second reading",
                    icon: "mdi:numeric-2-circle-outline", category: "config", topics: topics),
             button(.selftest, name: "Self-test", icon: "mdi:stethoscope", category: "diagnostic", topics: topics),
             DiscoveryEntity(component: "sensor", objectID: "calibration", options: [

@@ -24,10 +24,10 @@ struct CalibrationOverBrokerTests {
         let observer = try await Observer(port: broker.port)
         // Long holds: the first position must outlast the agent's start on a loaded machine.
         let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.quickLevel, arguments: Self.offset + [
-            "--sim-seed", "11", "--sim-script", "surface:0.3/-0.2 15s, turn:180 600s",
+            "--sim-seed", "11", "--sim-script", "surface:0.3/-0.2 25s, turn:180 600s",
         ])
         let p = agent.prefix
-        let before = try #require(await observer.waitForJSON(p + "/state", timeout: 14) { $0["stable"] as? Bool == true })
+        let before = try #require(await observer.waitForJSON(p + "/state", timeout: 20) { $0["stable"] as? Bool == true })
         let first = try #require(Self.angles(before))
         try observer.publish(p + "/command/calibrate_reversal", "first")
         let progress = await observer.waitForJSON(p + "/event") {
