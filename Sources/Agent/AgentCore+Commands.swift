@@ -27,10 +27,10 @@ extension AgentCore {
         } else if let command = topics.commandName(of: message.topic) {
             // A retained command would fire again at every reconnect: commands are one-shot.
             guard !message.retain else {
-                log.warning("ignored a retained \(command) command; publish commands without the retain flag.")
+                log.warning("ignored a retained \(command.escapedForLog) command; publish commands without the retain flag.")
                 return
             }
-            run(command: command)
+            run(command: command, payload: message.payload)
         }
     }
 
@@ -44,7 +44,7 @@ extension AgentCore {
         case .success(let new):
             apply(new)
         case .failure(let rejection):
-            log.warning("config rejected: \(rejection)")
+            log.warning("config rejected: \(rejection.description.escapedForLog(limit: 1000))")
             var details: [String: JSONValue] = ["reason": .string(rejection.reason)]
             details["key"] = rejection.key.map(JSONValue.string) ?? .null
             details["value"] = rejection.value.map(JSONValue.string) ?? .null
@@ -90,35 +90,55 @@ extension AgentCore {
 
     // MARK: Commands
 
-    /// The commands the agent runs today; the others in ``Command`` are answered as unknown until
-    /// they are wired.
-    static let runnableCommands: [Command] = [.zero, .clearZero, .republish]
+    /// The commands the agent runs: every one in the contract.
+    static let runnableCommands = Command.allCases
 
-    /// Runs the command named `name`, the last level of its topic, which may be any text.
-    func run(command name: String) {
+    /// Runs the command named `name`, the last level of its topic, which may be any text, with
+    /// its payload (read by `calibrate_reversal` only; the others take any, as buttons send `PRESS`).
+    func run(command name: String, payload: [UInt8] = []) {
         switch Command(rawValue: name) {
         case .zero:
-            guard sensorOK, let averaged = pipeline.zeroHere() else {
-                log.warning("zero ignored: there is no current reading (the sensor is faulty or starting).")
-                return
-            }
-            persistZero()
-            emit(AgentEvent(type: .zeroed, details: [
-                "reference": .object(["x": .number(averaged.x.rounded(toDecimals: 5)), "y": .number(averaged.y.rounded(toDecimals: 5)),
-                                      "z": .number(averaged.z.rounded(toDecimals: 5))]),
-            ]))
-            policy.force()
-            publishState(reason: "zeroed")
+            zero()
         case .clearZero:
             pipeline.setZero(nil)
             persistZero()
-            emit(AgentEvent(type: .zeroed, details: ["reference": .null]))
+            // Nothing was read, so there is no stability to report.
+            emit(AgentEvent(type: .zeroed, details: ["reference": .null, "stable": .null]))
             publishState(reason: "zero cleared")
         case .republish:
             publishBirth()
-        case .calibrateReversal, .clearCalibration, .selftest, nil:
-            log.warning("unknown command '\(name)'; the commands are \(Command.list(Self.runnableCommands)).")
+        case .calibrateReversal:
+            calibrateReversal(payload: payload)
+        case .clearCalibration:
+            clearCalibration()
+        case .selftest:
+            selfTest()
+        case nil:
+            log.warning("unknown command '\(name.escapedForLog)'; the commands are \(Command.list(Self.runnableCommands)).")
         }
+    }
+
+    /// `zero`: the current reading becomes level, only when it is stable, since a zero taken
+    /// while the device moves would offset every later reading.
+    func zero() {
+        guard sensorOK, let measurement = pipeline.latest else {
+            return rejectZero("there is no current reading (the sensor is starting, faulty or running a self-test);"
+                              + " send zero again once it reads.", stable: nil)
+        }
+        guard measurement.isStable else {
+            return rejectZero("the reading is not stable (the device is moving or shaking); hold it still and send"
+                              + " zero again.", stable: false)
+        }
+        guard let averaged = pipeline.zeroHere() else { return }
+        persistZero()
+        emit(AgentEvent(type: .zeroed, details: ["reference": averaged.jsonG(decimals: 5), "stable": .bool(true)]))
+        policy.force()
+        publishState(reason: "zeroed")
+    }
+
+    private func rejectZero(_ reason: String, stable: Bool?) {
+        log.warning("zero refused: " + reason)
+        emit(AgentEvent(type: .zeroRejected, details: ["reason": .string(reason), "stable": stable.map(JSONValue.bool) ?? .null]))
     }
 
     func persistZero() {

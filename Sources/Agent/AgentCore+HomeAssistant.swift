@@ -86,6 +86,7 @@ extension AgentCore {
         publishDiscovery(force: true)
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
+        publishCalibration()
         publishLevel()
         publishState(reason: "home assistant")
         if healthIsReady { publishHealth(at: clock()) }

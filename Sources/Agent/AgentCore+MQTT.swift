@@ -35,6 +35,7 @@ extension AgentCore {
         bubbleNeedsSending = true
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
+        publishCalibration()
         publishLevel()
         publishState(reason: "birth")
         flushEvents()
@@ -52,6 +53,7 @@ extension AgentCore {
         let reading = ReadingFigures(sensorOK ? measurement : nil, unit: settings.angleUnit, level: pipeline.isLevel)
         let payload = StatePayload(reading: reading, alarm: pipeline.isAlarm, sensorOK: sensorOK, seq: seq)
         if let attitude = measurement?.attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
+        publishedStable = sensorOK ? measurement?.isStable : nil
         // The picture follows movement, not heartbeats: a heartbeat's fresh average differs by
         // noise, which would redraw the bubble of a still machine every heartbeat_s.
         if !sensorOK {

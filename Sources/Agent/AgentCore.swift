@@ -34,8 +34,16 @@ public actor AgentCore {
 
     /// Every reading's road from raw block to angles, level and alarm.
     var pipeline: LevelPipeline
-    /// The chip's correction, fixed for the run.
-    let calibration: Calibration
+    /// The chip's correction in force: the record's, or ``Calibration/identity`` without one.
+    var calibration: Calibration
+    /// Where ``calibration`` came from (`calibration.json`, or a reversal run here); nil for none.
+    var calibrationRecord: CalibrationRecord?
+    /// The chip a calibration made here is recorded against when no stored record names one.
+    let calibrationChip: CalibrationRecord.Chip
+    /// The first reading of a `calibrate_reversal` in progress; nil when none was taken.
+    var reversalFirst: ReversalFirstReading?
+    /// Whether a `selftest` is waiting for the chip or running on it.
+    var selfTestRunning = false
     var policy: PublishPolicy
     var sensorOK = false
     var sensorFaultMessage: String?
@@ -55,6 +63,8 @@ public actor AgentCore {
     var homeAssistantGeneration = 0
     /// Level-frame gravity of the last state message: what the bubble picture shows.
     var stateGravity: Vector3?
+    /// `stable` of the last state message; nil before the first or while there is no reading.
+    var publishedStable: Bool?
     var lastBubble: String?
     var lastBubbleTime = -Double.infinity
     var bubbleNeedsSending = true
@@ -66,7 +76,8 @@ public actor AgentCore {
 
     public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
-                calibration: Calibration = .identity, log: AgentLog, version: String,
+                calibration record: CalibrationRecord? = nil,
+                calibrationChip: CalibrationRecord.Chip = AgentCore.unknownChip, log: AgentLog, version: String,
                 homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double) {
         self.topics = topics
         self.mqtt = mqtt
@@ -80,7 +91,11 @@ public actor AgentCore {
         self.homeAssistant = homeAssistant
         self.clock = clock
         startTime = clock()
-        self.calibration = calibration
+        calibrationRecord = record
+        calibration = record?.calibration ?? .identity
+        self.calibrationChip = calibrationChip
+        // The stored zero was saved corrected by this same calibration: both come from the state
+        // directory, and every change to one re-saves the other (``useCalibration(_:)``).
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: calibration),
                                  zeroGravity: zeroGravity)
         policy = Self.policy(settings)
@@ -116,6 +131,11 @@ public actor AgentCore {
             } else {
                 log.debug("sensor still faulty: \(message)")
             }
+        case .resumed(let sampling):
+            log.info("sampling resumed at \(sampling.rateHz) Hz after a job on the chip")
+            health.restartRateMeasurement()
+            // Blocks from before the pause are not averaged with blocks after it, as for a fault.
+            pipeline.reset()
         case .reading(let reading, let statistics):
             countSamples(statistics, at: clock())
             ingest(reading)
@@ -128,6 +148,8 @@ public actor AgentCore {
         block.time = clock()
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(block) else { return }
+        // A turn between the reversal's two readings shows as a reading that is not stable.
+        if !measurement.isStable { reversalFirst?.movedSince = true }
         for change in measurement.events {
             emit(AgentEvent(type: change.eventType,
                             details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
@@ -136,7 +158,12 @@ public actor AgentCore {
         if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
             publishLevel()
         }
-        if let reason = policy.decide(attitude: measurement.attitude, flipped: !measurement.events.isEmpty, at: block.time) {
+        // A change of `stable` is news too (a zero or a reversal step waits for it), but at most
+        // once per min_interval_s: a sensor at the edge of stillness must not flood the broker.
+        let stableChanged = publishedStable.map { $0 != measurement.isStable } ?? false
+            && block.time - policy.lastPublishTime >= settings.minIntervalS
+        if let reason = policy.decide(attitude: measurement.attitude, flipped: !measurement.events.isEmpty || stableChanged,
+                                      at: block.time) {
             publishState(reason: "\(reason)")
         }
     }
@@ -147,6 +174,9 @@ public actor AgentCore {
         guard sensorOK, let measurement = pipeline.latest else { return nil }
         return CurrentReading(measurement, age: max(0, clock() - measurement.time), lengthUnit: settings.lengthUnit)
     }
+
+    /// Recorded as the chip of a calibration when nothing better is known.
+    public static let unknownChip = CalibrationRecord.Chip(bus: "unknown", address: "unknown", devid: "unknown")
 
     // MARK: Ticks
 

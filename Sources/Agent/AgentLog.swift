@@ -58,3 +58,29 @@ public struct AgentLog: Sendable {
         sink.write(level, message)
     }
 }
+
+extension String {
+    /// The text as a log line may carry it when it came from outside (a topic level, a payload, a
+    /// file's content): control characters (a newline would forge a journal line of its own),
+    /// backslashes and Unicode line separators escaped Swift-style (`\n`, `\\`, `\u{1B}`), and at
+    /// most 100 characters, cut with `…`.
+    var escapedForLog: String { escapedForLog(limit: 100) }
+
+    /// ``escapedForLog`` cut at `limit` characters: longer for whole messages, such as a state
+    /// file's warning, which quote what a damaged file held.
+    func escapedForLog(limit: Int) -> String {
+        var result = ""
+        for scalar in unicodeScalars.prefix(limit) {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return unicodeScalars.count > limit ? result + "…" : result
+    }
+}

@@ -3,6 +3,7 @@ import Configuration
 import Contract
 import FoundationEssentials
 import HomeAssistant
+import I2C
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,8 +53,8 @@ public struct AgentRunner: Sendable {
         let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version)
         let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
-                             zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store),
-                             log: log, version: version,
+                             zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store, log: log),
+                             calibrationChip: AgentRunner.chip(configuration), log: log, version: version,
                              homeAssistant: homeAssistant, clock: { clock.now() })
         let requests = RequestService(topics: topics,
                                       reservedPrefixes: [configuration.mqtt.baseTopic + "/",
@@ -120,6 +121,8 @@ public struct AgentRunner: Sendable {
                 do {
                     let reloaded = try reloadConfiguration()
                     await core.reload(defaults: reloaded.level)
+                    let calibration = store.loadCalibration()
+                    await core.reload(calibration: calibration.record, warning: calibration.warning)
                     if reloaded.mqtt != configuration.mqtt || reloaded.sensor != configuration.sensor
                         || reloaded.device != configuration.device || reloaded.service != configuration.service {
                         log.warning("connection, sensor, device and service settings take effect at the next restart.")
@@ -135,9 +138,26 @@ public struct AgentRunner: Sendable {
 }
 
 extension AgentRunner {
-    /// The chip's correction for this run: ``Calibration/identity`` (raw) until calibrations are
-    /// stored. The one place the agent decides it, so the stored calibration comes in here.
-    static func calibration(_ store: StateStore) -> Calibration { .identity }
+    /// The calibration to start with: `calibration.json` in the state directory, or nil (raw)
+    /// when there is none or it is damaged, which the log says (escaped: it quotes the file).
+    /// SIGHUP reads it again.
+    static func calibration(_ store: StateStore, log: AgentLog) -> CalibrationRecord? {
+        let loaded = store.loadCalibration()
+        if let warning = loaded.warning { log.warning(warning.escapedForLog(limit: 2000)) }
+        if let record = loaded.record {
+            log.info("calibrated: \(record.method.rawValue) of \(record.date)")
+        }
+        return loaded.record
+    }
+
+    /// The chip as a calibration made by the agent records it, from the config file: the bus,
+    /// the address, and the ADXL345's identification register (the only chip the agent drives).
+    static func chip(_ configuration: AgentConfiguration) -> CalibrationRecord.Chip {
+        let sensor = configuration.sensor
+        return CalibrationRecord.Chip(bus: sensor.kind == .sim ? "simulated" : sensor.bus,
+                                      address: sensor.address.description,
+                                      devid: "0x" + String(ADXL345Register.expectedDeviceID, radix: 16, uppercase: true))
+    }
 
     /// Discovery settings from `mqtt.discovery`, `mqtt.discovery_prefix` and `device`; nil when
     /// discovery is off.

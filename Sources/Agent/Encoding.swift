@@ -1,7 +1,9 @@
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlumbDomain
 
 /// Compact JSON with sorted keys.
 func encodeJSON(_ value: some Encodable) -> [UInt8] {
@@ -14,4 +16,12 @@ func encodeJSON(_ value: some Encodable) -> [UInt8] {
 func timestamp(_ date: Date = Date()) -> String {
     date.formatted(.iso8601.year().month().day().timeZone(separator: .omitted).time(includingFractionalSeconds: true)
         .timeSeparator(.colon).dateSeparator(.dash).dateTimeSeparator(.standard))
+}
+
+extension Vector3 {
+    /// `{"x": …, "y": …, "z": …}` in g, rounded, for events.
+    func jsonG(decimals: Int) -> JSONValue {
+        .object(["x": .number(x.rounded(toDecimals: decimals)), "y": .number(y.rounded(toDecimals: decimals)),
+                 "z": .number(z.rounded(toDecimals: decimals))])
+    }
 }

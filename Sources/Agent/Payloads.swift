@@ -1,3 +1,4 @@
+import Configuration
 import Contract
 import FoundationEssentials
 #if canImport(Glibc)
@@ -37,5 +38,29 @@ struct AgentEvent: Sendable {
         object["type"] = .string(type.rawValue)
         object["ts"] = .string(ts)
         return JSONValue.object(object).bytes
+    }
+}
+
+/// `P/calibration`: the calibration in force, as `calibration.json` records it but without the
+/// tumble's six means (they are in the file): `method`, `date`, `chip`, `residual_mg`, the
+/// `calibration` parameters and the `reversal` folded in. With none in force every key is there
+/// and null, so a template or a script reads one shape whatever the state.
+struct CalibrationPayload {
+    var record: CalibrationRecord?
+
+    init(_ record: CalibrationRecord?) {
+        self.record = record
+    }
+
+    var json: JSONValue {
+        guard let record else {
+            return .object(["method": .null, "date": .null, "chip": .null, "residual_mg": .null, "calibration": .null,
+                            "reversal": .null])
+        }
+        // Through the record's own Codable, so the keys cannot drift from the file's.
+        let whole = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(encodeJSON(record)))) ?? [:]
+        var object: [String: JSONValue] = [:]
+        for key in ["method", "date", "chip", "residual_mg", "calibration", "reversal"] { object[key] = whole[key] ?? .null }
+        return .object(object)
     }
 }

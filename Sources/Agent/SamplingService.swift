@@ -19,6 +19,10 @@ public enum SamplingUpdate: Sendable {
     case recovered(SamplingSettings)
     /// The sensor runs with these settings (at start, and after a rate change).
     case started(SamplingSettings)
+    /// Sampling resumed, restarted with these settings, after a job ran on the chip
+    /// (``SamplingService/runOnChip(timeout:_:)``): nothing from before it may be averaged with
+    /// what comes after.
+    case resumed(SamplingSettings)
 }
 
 /// Owns the chip on a thread of its own, because its bus calls block; everything else in the
@@ -27,17 +31,23 @@ public enum SamplingUpdate: Sendable {
 public final class SamplingService: Sendable {
     private let makeChip: @Sendable () throws -> any Accelerometer
     private let clock: any PacingClock
-    private let control: Locked<Control>
+    let control: Locked<Control>
     /// Signalled by ``stop(waitingUpTo:)`` to cut a fault's backoff wait short.
     private let wake = DispatchSemaphore(value: 0)
 
-    private struct Control {
+    struct Control {
         var rateHz: Double
         var rangeG: Int
         var started = false
         var stopped = false
         var finished = false
         var i2cErrors = 0
+        /// Whether the chip is configured and being read (not starting, not in a fault's backoff).
+        var sampling = false
+        /// A job waiting for the sampling thread to run it between two blocks.
+        var job: ChipJob?
+        /// Whether the thread is running a job now.
+        var jobRunning = false
         /// Callers of ``stop(waitingUpTo:)`` waiting for the thread to end, by id.
         var stopWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID = 0
@@ -97,13 +107,18 @@ public final class SamplingService: Sendable {
         control.withLock { $0.started = true }
         let started = detachThread(name: "plumb-sampling") { [self] in
             run(continuation)
-            let waiters = control.withLock { (control) -> [CheckedContinuation<Void, Never>] in
+            let (waiters, job) = control.withLock { (control) -> ([CheckedContinuation<Void, Never>], ChipJob?) in
                 control.finished = true
-                defer { control.stopWaiters.removeAll() }
-                return Array(control.stopWaiters.values)
+                control.sampling = false
+                defer {
+                    control.stopWaiters.removeAll()
+                    control.job = nil
+                }
+                return (Array(control.stopWaiters.values), control.job)
             }
             continuation.finish()
             for waiter in waiters { waiter.resume() }
+            job?.refuse(.notSampling)
         }
         if !started {
             control.withLock { $0.finished = true }
@@ -132,15 +147,29 @@ public final class SamplingService: Sendable {
                 faulted = false
                 backoff = 0.5
                 let perBlock = Self.samplesPerBlock(rateHz: settings.rateHz)
+                control.withLock { $0.sampling = true }
                 while true {
                     let (stopped, wantedRate) = control.withLock { ($0.stopped, $0.rateHz) }
                     if stopped || wantedRate != rate { break }
+                    if let job = control.withLock({ $0.takeJob() }) {
+                        // Between two blocks: the job has the chip to itself, then the chip is
+                        // started afresh, so no sample from before it (or of its own) is averaged.
+                        job.run(opened)
+                        control.withLock { $0.jobRunning = false }
+                        continuation.yield(.resumed(try current.start(SamplingRequest(rateHz: rate, rangeG: range))))
+                        continue
+                    }
                     let reading = try current.nextReading(averaging: perBlock)
                     continuation.yield(.reading(reading, statistics: carried + current.statistics))
                 }
+                control.withLock { $0.sampling = false }
                 carried = carried + current.statistics
                 try? opened.stop()
             } catch {
+                control.withLock {
+                    $0.sampling = false
+                    $0.jobRunning = false
+                }
                 if let sampler { carried = carried + sampler.statistics }
                 try? chip?.stop()
                 control.withLock { $0.i2cErrors += 1 }

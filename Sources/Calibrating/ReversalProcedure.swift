@@ -3,12 +3,9 @@ import PlumbDomain
 
 /// The machinist's reversal: one position, 180° about the vertical on the same spot, another.
 ///
-/// **How it combines with a stored calibration.** The two readings are corrected by the stored
-/// calibration first, so the zero error found is what remains on top of it, and it is folded into
-/// that calibration's offset (``Calibration/shifted(by:limits:)``), keeping its matrix: a tumble
-/// followed by a reversal is stored as `six_point+reversal`, with the tumble's residual and faces
-/// kept. Without a stored tumble the matrix is the identity and the method `reversal`; a second
-/// reversal refines the first the same way.
+/// How it combines with a stored calibration is ``CalibrationRecord/reversal(first:second:mount:base:chip:date:)``'s
+/// to decide, shared with the agent's `calibrate_reversal`: the readings are corrected by the
+/// stored calibration first, and the zero error found is folded into its offset.
 ///
 /// The one implementation of it, for `plumb calibrate reversal` and the accuracy benchmark.
 public struct ReversalProcedure {
@@ -32,19 +29,12 @@ public struct ReversalProcedure {
         let calibration = base?.calibration ?? .identity
         let first = try reading(1, prompt: "Put the device on the spot, in its \(mount.name) position.")
         let second = try reading(2, prompt: "Turn the device 180° about the vertical on the same spot.")
-        let result: ReversalCalibration
-        let refined: Calibration
         do {
-            result = try ReversalCalibration(first: calibration.apply(first), second: calibration.apply(second), mount: mount)
-            refined = try calibration.shifted(by: result.zeroOffset)
+            return try CalibrationRecord.reversal(first: calibration.apply(first), second: calibration.apply(second),
+                                                  mount: mount, base: base, chip: chip).record
         } catch {
             throw CalibrationFailure(.refused("\(error) Nothing was saved."))
         }
-        let tumbled = base.map { $0.method == .sixPoint || $0.method == .sixPointAndReversal } ?? false
-        return CalibrationRecord(
-            method: tumbled ? .sixPointAndReversal : .reversal, chip: chip,
-            residualMilliG: tumbled ? base?.residualMilliG : nil, calibration: refined,
-            faces: tumbled ? base?.faces : nil, reversal: .init(result))
     }
 
     /// One position's raw mean, in g. Without a terminal, the second waits for the device to

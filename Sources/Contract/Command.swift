@@ -7,16 +7,16 @@ public enum Command: String, Sendable, CaseIterable {
     case clearZero = "clear_zero"
     /// Publishes everything retained again: discovery, `online`, the config, level, state, health.
     case republish
-    /// Will run the reversal calibration: a reading, the device turned end for end on the same
-    /// surface, a second reading; the two separate the sensor's zero error from the surface's
-    /// tilt. It reports `calibration_progress`, then `calibration_applied` or
-    /// `calibration_rejected`. Not run yet: the agent answers it as an unknown command.
+    /// Runs the reversal calibration in two steps, named by the payload (``ReversalStep``): a
+    /// reading, the device turned 180° about the vertical on the same spot, a second reading; the
+    /// two separate the sensor's zero error from the surface's tilt. It reports
+    /// `calibration_progress`, then `calibration_applied` or `calibration_rejected`.
     case calibrateReversal = "calibrate_reversal"
-    /// Will forget the stored calibration and go back to the chip's raw figures. Not run yet: the
-    /// agent answers it as an unknown command.
+    /// Forgets the stored calibration and goes back to the chip's raw figures; emits
+    /// `calibration_cleared`.
     case clearCalibration = "clear_calibration"
-    /// Will run the chip's built-in self-test and report it as a `selftest` event. Not run yet:
-    /// the agent answers it as an unknown command.
+    /// Runs the chip's built-in self-test between two blocks of sampling and reports it as a
+    /// `selftest` event.
     case selftest
 
     /// The names joined for a message: `zero, clear_zero and republish`.
@@ -25,4 +25,15 @@ public enum Command: String, Sendable, CaseIterable {
         guard let last = names.last else { return "" }
         return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
+}
+
+/// The payloads of `P/command/calibrate_reversal`: which of the reversal's two readings to take.
+public enum ReversalStep: String, Sendable, CaseIterable {
+    /// The reading in the first position; starts (or restarts) the reversal.
+    case first
+    /// The reading after the turn; finishes the reversal.
+    case second
+
+    /// `first and second`, for "the payloads are …".
+    public static let list = allCases.map(\.rawValue).joined(separator: " and ")
 }

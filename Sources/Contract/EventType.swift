@@ -18,14 +18,24 @@ public enum EventType: String, Sendable, CaseIterable {
     case configApplied = "config_applied"
     /// A desired config was refused; details `key`, `value`, `reason`.
     case configRejected = "config_rejected"
-    /// `zero` or `clear_zero` ran; details `reference`, null when cleared.
+    /// `zero` or `clear_zero` ran; details `reference`, null when cleared, and `stable`, whether
+    /// the reading zeroed on was stable (null for `clear_zero`, which reads nothing).
     case zeroed
-    /// A step of `calibrate_reversal`: the first reading taken, waiting for the turned one.
+    /// `zero` was refused (no reading, or not stable); details `reason`, `stable`. Nothing changed.
+    case zeroRejected = "zero_rejected"
+    /// A step of `calibrate_reversal`: the first reading taken, waiting for the turned one;
+    /// details `step`, `reading_g`, `stable`, `next`.
     case calibrationProgress = "calibration_progress"
-    /// `calibrate_reversal` finished and its calibration is in force.
+    /// `calibrate_reversal` finished and its calibration is in force; details `method`, `date`,
+    /// the zero error and surface tilt, `stable` and, when it could not be saved, `persisted: false`.
     case calibrationApplied = "calibration_applied"
-    /// `calibrate_reversal` could not finish (moved, not turned, no reading), and says why.
+    /// A `calibrate_reversal` step was refused (a bad payload, no first reading, not stable, not
+    /// turned, readings from different spots); details `step`, `reason`. Nothing changed.
     case calibrationRejected = "calibration_rejected"
-    /// The result of the `selftest` command.
+    /// `clear_calibration` removed the calibration; details `previous_method` and, when the file
+    /// could not be removed, `persisted: false`.
+    case calibrationCleared = "calibration_cleared"
+    /// The result of the `selftest` command: `passed` and the per-axis figures of
+    /// `plumb selftest --json`, or `passed: null` and `error` when it could not run.
     case selftest
 }

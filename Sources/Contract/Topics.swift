@@ -24,6 +24,8 @@ public struct Topics: Sendable, Hashable {
     public var configKeySetFilter: String { prefix + "/config/+/set" }
     /// `P/command/+`: every ``Command``.
     public var commandFilter: String { prefix + "/command/+" }
+    /// `P/calibration`: the calibration in force as JSON (`method` null for none), retained.
+    public var calibration: String { prefix + "/calibration" }
     /// `P/health`: counters as JSON, retained, every 60 s.
     public var health: String { prefix + "/health" }
 

@@ -97,6 +97,7 @@ extension Discovery {
         list.append(DiscoveryEntity(component: "select", objectID: "mount", options: mount))
         list.append(button(.zero, name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
         list.append(button(.clearZero, name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
+        list += calibrationEntities(topics: topics)
         list += diagnostics(topics: topics)
         list.append(DiscoveryEntity(component: "image", objectID: "bubble", options: [
             "name": .string("Bubble"),
@@ -122,7 +123,11 @@ extension Discovery {
 
     /// A command button. Never retained: the agent ignores retained commands, so a stale press
     /// can't zero the level at the next connect.
-    private static func button(_ command: Command, name: String, icon: String, category: String?,
+    ///
+    /// - Parameter step: the payload for `calibrate_reversal`, which also names the object id
+    ///   (`calibrate_reversal_first`); nil for a command that takes none (Home Assistant then
+    ///   sends `PRESS`, which those commands ignore).
+    private static func button(_ command: Command, step: ReversalStep? = nil, name: String, icon: String, category: String?,
                                topics: Topics) -> DiscoveryEntity {
         var options: [String: JSONValue] = [
             "name": .string(name),
@@ -130,8 +135,41 @@ extension Discovery {
             "command_topic": .string(topics.command(command)),
             "retain": .bool(false),
         ]
+        if let step { options["payload_press"] = .string(step.rawValue) }
         if let category { options["entity_category"] = .string(category) }
-        return DiscoveryEntity(component: "button", objectID: command.rawValue, options: options)
+        let objectID = step.map { command.rawValue + "_" + $0.rawValue } ?? command.rawValue
+        return DiscoveryEntity(component: "button", objectID: objectID, options: options)
+    }
+
+    /// `{{ value_json.date }}` of `P/calibration`: `None` (unknown) while there is no calibration.
+    static let calibrationDateTemplate = "{{ value_json.date }}"
+    /// The calibration sensor's attributes: how it was made and how well it fitted. The
+    /// residual is null for a reversal alone, which fits nothing.
+    static let calibrationAttributesTemplate = "{{ {'method': value_json.method, "
+        + "'residual_rms_mg': value_json.residual_mg.rms if value_json.residual_mg else none, "
+        + "'residual_max_mg': value_json.residual_mg.max if value_json.residual_mg else none} | tojson }}"
+
+    /// The reversal's two buttons (`first`, then `second` after the turn), the self-test button,
+    /// and the diagnostic sensor of the calibration in force: its date as the state, method and
+    /// residual as attributes, from the retained `P/calibration`.
+    private static func calibrationEntities(topics: Topics) -> [DiscoveryEntity] {
+        [
+            button(.calibrateReversal, step: .first, name: "Reversal first reading", icon: "mdi:numeric-1-circle-outline",
+                   category: "config", topics: topics),
+            button(.calibrateReversal, step: .second, name: "Reversal second reading",
+                   icon: "mdi:numeric-2-circle-outline", category: "config", topics: topics),
+            button(.selftest, name: "Self-test", icon: "mdi:stethoscope", category: "diagnostic", topics: topics),
+            DiscoveryEntity(component: "sensor", objectID: "calibration", options: [
+                "name": .string("Calibration"),
+                "icon": .string("mdi:tune-vertical"),
+                "entity_category": .string("diagnostic"),
+                "device_class": .string("timestamp"),
+                "state_topic": .string(topics.calibration),
+                "value_template": .string(calibrationDateTemplate),
+                "json_attributes_topic": .string(topics.calibration),
+                "json_attributes_template": .string(calibrationAttributesTemplate),
+            ]),
+        ]
     }
 
     /// The health counters, as diagnostic sensors. The counters restart from zero with the agent,

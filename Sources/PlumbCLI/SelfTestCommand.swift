@@ -30,7 +30,7 @@ struct SelfTestCommand: Subcommand {
             throw CommandFailure(error.description)
         }
         if parsed.has("--json") {
-            output.print(jsonLine(JSONReport(report)))
+            output.print(jsonLine(SelfTestFigures(report)))
         } else {
             var lines = [
                 "\(report.model) self-test at \(ParsedArguments.format(supply)) V "
@@ -49,29 +49,5 @@ struct SelfTestCommand: Subcommand {
             output.print(lines.joined(separator: "\n"))
         }
         return report.passed ? 0 : 1
-    }
-
-    /// The report with figures rounded for people and `passed` at the top.
-    struct JSONReport: Encodable {
-        var passed: Bool
-        var model: String
-        var supplyVoltage: Double
-        var samplesPerMean: Int
-        var axes: [SelfTestReport.Axis]
-
-        enum CodingKeys: String, CodingKey {
-            case passed, model, supplyVoltage = "supply_voltage", samplesPerMean = "samples_per_mean", axes
-        }
-
-        init(_ report: SelfTestReport) {
-            passed = report.passed
-            model = report.model
-            supplyVoltage = report.supplyVoltage
-            samplesPerMean = report.samplesPerMean
-            axes = report.axes.map { axis in
-                SelfTestReport.Axis(name: axis.name, off: axis.off.rounded(toDecimals: 2), on: axis.on.rounded(toDecimals: 2),
-                                    minimum: axis.minimum.rounded(toDecimals: 2), maximum: axis.maximum.rounded(toDecimals: 2))
-            }
-        }
     }
 }

@@ -61,6 +61,16 @@ public struct Calibration: Hashable, Sendable {
         matrix * (raw - offset)
     }
 
+    /// The raw reading this calibration corrects to `corrected`: `M⁻¹ · corrected + offset`; nil
+    /// when `M` cannot be inverted (never for a validated calibration).
+    ///
+    /// For carrying a reading taken under one calibration over to another, as the pipeline does
+    /// with the zero reference when the calibration changes.
+    public func raw(correctedTo corrected: Vector3) -> Vector3? {
+        guard let inverse = matrix.inverse else { return nil }
+        return inverse * corrected + offset
+    }
+
     /// The same calibration with an extra zero shift: the result reads `apply(raw) − shift`.
     ///
     /// For folding in a zero error found later on corrected readings (for example by

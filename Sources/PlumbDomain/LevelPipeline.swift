@@ -76,17 +76,23 @@ public struct LevelPipeline: Hashable, Sendable {
     /// mount or tolerance changes the answer now, not at the next block.
     ///
     /// A new calibration empties the window instead: blocks corrected the old way cannot be
-    /// averaged with blocks corrected the new way.
+    /// averaged with blocks corrected the new way. The zero reference keeps its pose: it was
+    /// stored corrected the old way, so it is taken back to the raw reading of that pose and
+    /// corrected the new way. The zeroed pose still reads level; only the angles from it gain the
+    /// new calibration's accuracy (``zeroGravity`` changes, so a stored copy needs saving again).
     public mutating func reconfigure(_ new: PipelineSettings) {
         let old = settings
         settings = new
+        var zeroGravity = zeroGravity
         if new.calibration != old.calibration {
             window.reset()
             afterStep = false
+            latest = nil
+            zeroGravity = zeroGravity.flatMap { old.calibration.raw(correctedTo: $0) }.map(new.calibration.apply)
         }
         window.resize(capacity: new.windowBlocks)
         if new.thresholds != old.thresholds { levelMachine.reconfigure(new.thresholds) }
-        if new.mount != old.mount { setZero(zeroGravity) }
+        if new.mount != old.mount || new.calibration != old.calibration { setZero(zeroGravity) }
         reevaluate()
     }
 

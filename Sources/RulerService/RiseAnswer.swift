@@ -33,6 +33,7 @@ extension RulerRequestHandler {
             "angle_deg": Reported.degrees(rise.angle),
             "uncertainty": Reported.length(rise.uncertainty),
             "reading_age_s": Reported.number(reading.age, decimals: Reported.ageDecimals),
+            "stable": .bool(reading.isStable),
         ]
         if axis == .steepest {
             data["azimuth_deg"] = rise.azimuth.map(Reported.degrees) ?? .null

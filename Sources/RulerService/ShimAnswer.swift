@@ -39,6 +39,7 @@ extension RulerRequestHandler {
             "length": Reported.length(length.converted(to: footprintUnit)),
             "width": Reported.length(width.converted(to: footprintUnit)),
             "reading_age_s": Reported.number(reading.age, decimals: Reported.ageDecimals),
+            "stable": .bool(reading.isStable),
         ])
     }
 

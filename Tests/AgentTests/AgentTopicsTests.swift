@@ -31,7 +31,7 @@ struct AgentTopicsTests {
                                                   "reconnects", "queued_events", "version"]))
         // Retained: a subscriber arriving later gets them all.
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
-        #expect(retained == Set(["status", "state", "level", "config", "health", "bubble"].map { p + "/" + $0 }))
+        #expect(retained == Set(["status", "state", "level", "config", "health", "bubble", "calibration"].map { p + "/" + $0 }))
         #expect(agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
@@ -81,10 +81,13 @@ struct AgentTopicsTests {
                                      arguments: ["--sim-roll", "3", "--sim-noise-lsb", "0"])
         let p = agent.prefix
         await observer.waitFor(p + "/level") { $0.payloadString == "OFF" }
+        // The zero waits for a stable reading, which P/state announces.
+        await observer.waitForJSON(p + "/state") { $0["stable"] as? Bool == true }
 
         try observer.publish(p + "/command/zero", "")
         let zeroed = try #require(await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" })
         #expect(zeroed["reference"] is [String: Any])
+        #expect(zeroed["stable"] as? Bool == true)
         await observer.waitFor(p + "/level") { $0.payloadString == "ON" }
         await observer.waitForJSON(p + "/state") { abs(($0["tilt"] as? Double) ?? 9) < 0.05 && $0["level"] as? Bool == true }
         #expect(observer.events("level_entered", prefix: p).count == 1)
@@ -121,7 +124,7 @@ struct AgentTopicsTests {
         let first = try AgentProcess(brokerURL: broker.url, yaml: Self.fastLevel,
                                      arguments: ["--sim-roll", "2", "--sim-noise-lsb", "0"])
         let p = first.prefix
-        await observer.waitForJSON(p + "/state") { $0["sensor"] as? String == "ok" }
+        await observer.waitForJSON(p + "/state") { $0["stable"] as? Bool == true }
         try observer.publish(p + "/command/zero", "")
         await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" }
         #expect(first.send(SIGTERM)?.status == 0)

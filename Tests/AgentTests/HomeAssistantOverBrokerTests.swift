@@ -18,7 +18,8 @@ struct HomeAssistantOverBrokerTests {
         let objects = Set(retained.map { $0.topic.split(separator: "/")[3] })
         #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
-                            "reconnects", "uptime", "dropped_samples", "bubble"])
+                            "reconnects", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
+                            "calibrate_reversal_second", "selftest", "calibration"])
         for message in retained {
             let config = try #require(json(message))
             #expect(config["availability_topic"] as? String == agent.prefix + "/status")

@@ -6,8 +6,9 @@ struct TopicsTests {
     let topics = Topics(baseTopic: "plumb", deviceID: "bench")
 
     @Test func theFixedTopics() {
-        #expect([topics.status, topics.state, topics.level, topics.event, topics.config, topics.health, topics.bubble]
-            == ["status", "state", "level", "event", "config", "health", "bubble"].map { "plumb/bench/" + $0 })
+        #expect([topics.status, topics.state, topics.level, topics.event, topics.config, topics.health, topics.bubble,
+                topics.calibration]
+            == ["status", "state", "level", "event", "config", "health", "bubble", "calibration"].map { "plumb/bench/" + $0 })
         #expect(topics.configSet == "plumb/bench/config/set")
         #expect(topics.configKeySetFilter == "plumb/bench/config/+/set")
         #expect(topics.commandFilter == "plumb/bench/command/+")

@@ -16,9 +16,15 @@ struct VocabularyTests {
     @Test func eventTypesKeepTheirWireNames() {
         #expect(EventType.allCases.map(\.rawValue) == [
             "level_entered", "level_left", "alarm_raised", "alarm_cleared", "sensor_fault", "sensor_recovered",
-            "config_applied", "config_rejected", "zeroed", "calibration_progress", "calibration_applied",
-            "calibration_rejected", "selftest",
+            "config_applied", "config_rejected", "zeroed", "zero_rejected", "calibration_progress",
+            "calibration_applied", "calibration_rejected", "calibration_cleared", "selftest",
         ])
+    }
+
+    @Test func reversalStepsKeepTheirWireNames() {
+        #expect(ReversalStep.allCases.map(\.rawValue) == ["first", "second"])
+        #expect(ReversalStep.list == "first and second")
+        #expect(ReversalStep(rawValue: "First") == nil, "payloads are exact, as the buttons send them")
     }
 
     @Test func healthKeysKeepTheirWireNames() {

@@ -13,6 +13,8 @@ struct DiscoveryTests {
         ("number", "level_tolerance"), ("number", "level_hysteresis"), ("number", "alarm_threshold"),
         ("select", "angle_unit"), ("select", "mount"),
         ("button", "zero"), ("button", "clear_zero"),
+        ("button", "calibrate_reversal_first"), ("button", "calibrate_reversal_second"), ("button", "selftest"),
+        ("sensor", "calibration"),
         ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "uptime"),
         ("sensor", "dropped_samples"),
         ("image", "bubble"),

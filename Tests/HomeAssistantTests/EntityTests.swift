@@ -126,6 +126,43 @@ struct EntityTests {
         #expect(clear.string("entity_category") == "config")
     }
 
+    @Test("The reversal buttons send first and second on P/command/calibrate_reversal; self-test its own command")
+    func calibrationButtons() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let first = try entities.entity("calibrate_reversal_first")
+        let second = try entities.entity("calibrate_reversal_second")
+        let selftest = try entities.entity("selftest")
+        for (button, payload) in [(first, "first"), (second, "second")] {
+            #expect(button.component == "button")
+            #expect(button.string("command_topic") == "plumb/lathe-3/command/calibrate_reversal")
+            #expect(button.string("payload_press") == payload)
+            #expect(ReversalStep(rawValue: payload) != nil, "the payload is one the agent runs")
+            #expect(button.bool("retain") == false)
+            #expect(button.string("entity_category") == "config")
+        }
+        #expect(selftest.component == "button")
+        #expect(selftest.string("command_topic") == Fixture.topics.command(.selftest))
+        #expect(selftest["payload_press"] == nil, "the self-test takes no payload: Home Assistant's PRESS is ignored")
+        #expect(selftest.bool("retain") == false)
+        #expect(selftest.string("entity_category") == "diagnostic")
+    }
+
+    @Test("The calibration sensor shows P/calibration's date, with method and residual as attributes")
+    func calibrationSensor() throws {
+        let sensor = try Fixture.entities(settings: Fixture.settings()).entity("calibration")
+        #expect(sensor.component == "sensor")
+        #expect(sensor.string("entity_category") == "diagnostic")
+        #expect(sensor.string("device_class") == "timestamp")
+        #expect(sensor.string("state_topic") == Fixture.topics.calibration)
+        #expect(sensor.string("value_template") == "{{ value_json.date }}")
+        #expect(sensor.string("json_attributes_topic") == Fixture.topics.calibration)
+        let attributes = try #require(sensor.string("json_attributes_template"))
+        for key in ["method", "residual_mg.rms", "residual_mg.max"] { #expect(attributes.contains("value_json." + key)) }
+        // A unit or state class on a timestamp makes Home Assistant refuse every state.
+        #expect(sensor["unit_of_measurement"] == nil && sensor["state_class"] == nil)
+        #expect(sensor["expire_after"] == nil, "retained and changed rarely: it must not expire")
+    }
+
     @Test("The diagnostics read P/health and expire after three health periods")
     func diagnostics() throws {
         let entities = try Fixture.entities(settings: Fixture.settings())

@@ -34,6 +34,13 @@ struct MeasuringRequestTests {
         #expect(data["azimuth_deg"] == nil)
     }
 
+    @Test("rise and shim say whether the reading they answer from was stable", arguments: ["rise", "shim"])
+    func stable(service: String) throws {
+        let json = service == "rise" ? #"{"span":1,"unit":"m"}"# : #"{"length":1,"width":1,"unit":"m"}"#
+        #expect(try reply(service, json, reading(roll: 1, stable: true)).data?["stable"] == .bool(true))
+        #expect(try reply(service, json, reading(roll: 1, stable: false)).data?["stable"] == .bool(false))
+    }
+
     @Test("rise: steepest by default, with its azimuth, in the live length unit")
     func riseDefaults() throws {
         let answer = try reply("rise", #"{"span":"2 ft"}"#, reading(roll: 2, unit: .in))
@@ -104,7 +111,7 @@ struct MeasuringRequestTests {
           arguments: ["rise", "shim"])
     func upsideDown(service: String) throws {
         let upsideDown = CurrentReading(levelGravity: Vector3(x: 0, y: 0, z: -1), standardError: .zero, age: 0.1,
-                                        lengthUnit: .mm)
+                                        lengthUnit: .mm, isStable: true)
         let json = service == "rise" ? #"{"span":1,"unit":"m"}"# : #"{"length":1,"width":1,"unit":"m"}"#
         let answer = try reply(service, json, upsideDown)
         #expect(answer.code == "no_reading")

@@ -73,7 +73,8 @@ extension JSONValue {
 func payload(_ json: String) -> [UInt8] { Array(json.utf8) }
 
 /// A reading of a level at rest on a surface at `roll` and `pitch`, with a little noise.
-func reading(roll: Double = 0, pitch: Double = 0, noise: Double = 0.0001, unit: LengthUnit = .mm) -> CurrentReading {
+func reading(roll: Double = 0, pitch: Double = 0, noise: Double = 0.0001, unit: LengthUnit = .mm,
+             stable: Bool = true) -> CurrentReading {
     CurrentReading(levelGravity: Attitude.gravity(roll: Angle(degrees: roll), pitch: Angle(degrees: pitch)),
-                   standardError: Vector3(x: noise, y: noise, z: noise), age: 0.25, lengthUnit: unit)
+                   standardError: Vector3(x: noise, y: noise, z: noise), age: 0.25, lengthUnit: unit, isStable: stable)
 }
