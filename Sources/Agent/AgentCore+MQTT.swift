@@ -84,14 +84,8 @@ extension AgentCore {
 
     func flushEvents() {
         guard connected, !stopping else { return }
-        while let event = events.first {
-            do {
-                try mqtt.publish(topics.event, payload: event.payload, qos: .atLeastOnce, retain: false)
-                _ = events.popFirst()
-            } catch {
-                return  // the connection dropped between the check and the call: keep it queued
-            }
-        }
+        // A throw is the connection dropping between the check and the call: the queue keeps the rest.
+        events.flush { try mqtt.publish(topics.event, payload: $0.payload, qos: .atLeastOnce, retain: false) }
     }
 
     /// Publishes if connected. State-like topics are retained and republished in full at the

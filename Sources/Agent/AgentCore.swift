@@ -52,7 +52,8 @@ public actor AgentCore {
     var connected = false
     var connections = 0
     var seq = 0
-    var events: BoundedQueue<AgentEvent>
+    /// The events on their way to `P/event`, kept while the broker is away.
+    var events = EventQueue()
     /// The rate measurement and counters of `P/health`, and when it is due.
     var health = HealthReporter(interval: AgentCore.healthInterval)
     var stopping = false
@@ -71,8 +72,6 @@ public actor AgentCore {
 
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
-    /// Events kept while the broker is away.
-    static let eventQueueCapacity = 200
 
     public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
@@ -99,7 +98,6 @@ public actor AgentCore {
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: calibration),
                                  zeroGravity: zeroGravity)
         policy = Self.policy(settings)
-        events = BoundedQueue(capacity: Self.eventQueueCapacity)
     }
 
     // MARK: Readings
