@@ -32,7 +32,7 @@ extension AgentCore {
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
             reversalFirst = nil
-            policy.force()
+            state.force()
         }
         publishCalibration()
     }

@@ -63,7 +63,7 @@ extension AgentCore {
         if !fromFile { settingsFromMQTT = true }
         if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
         pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
-        policy = Self.policy(new)
+        state.reconfigure(new)
         publishDiscovery(force: false)
         publishConfig()
         if !fromFile {
@@ -132,7 +132,7 @@ extension AgentCore {
         guard let averaged = pipeline.zeroHere() else { return }
         persistZero()
         emit(AgentEvent(type: .zeroed, details: ["reference": averaged.jsonG(decimals: 5), "stable": .bool(true)]))
-        policy.force()
+        state.force()
         publishState(reason: "zeroed")
     }
 

@@ -98,15 +98,15 @@ extension AgentCore {
     /// The picture of the last published state: it changes only when the state does, so a
     /// still machine sends no pictures, and noise below the publish deadband redraws nothing.
     func bubblePicture() -> BubblePicture {
-        let level = pipeline.isLevel ?? stateGravity.map { Attitude(gravity: $0).isLevel(tolerance: settings.levelTolerance) }
-        return BubblePicture(levelGravity: sensorOK ? stateGravity : nil, mount: settings.mount,
+        let level = pipeline.isLevel ?? state.gravity.map { Attitude(gravity: $0).isLevel(tolerance: settings.levelTolerance) }
+        return BubblePicture(levelGravity: sensorOK ? state.gravity : nil, mount: settings.mount,
                              tolerance: settings.levelTolerance, level: level ?? false, unit: settings.angleUnit)
     }
 
     /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture changed or must be
     /// re-sent, at most once a second.
     func publishBubbleIfChanged(at now: Double) {
-        guard connected, !stopping, stateGravity != nil || sensorFaultMessage != nil else { return }
+        guard connected, !stopping, state.gravity != nil || sensorFaultMessage != nil else { return }
         guard now - lastBubbleTime >= Self.bubbleInterval else { return }
         let svg = bubblePicture().svg
         guard bubbleNeedsSending || svg != lastBubble else { return }

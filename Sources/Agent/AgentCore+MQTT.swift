@@ -46,24 +46,13 @@ extension AgentCore {
     // MARK: Publications
 
     func publishState(reason: String) {
-        // Before the first reading or fault there is nothing true to say: no nulls dressed up as a state.
-        let measurement = pipeline.latest
-        guard measurement != nil || sensorFaultMessage != nil else { return }
-        seq += 1
-        let reading = ReadingFigures(sensorOK ? measurement : nil, unit: settings.angleUnit, level: pipeline.isLevel)
-        let payload = StatePayload(reading: reading, alarm: pipeline.isAlarm, sensorOK: sensorOK, seq: seq)
-        if let attitude = measurement?.attitude { policy.recordPublished(attitude: attitude, at: clock()) } else { policy.recordHeartbeat(at: clock()) }
-        publishedStable = sensorOK ? measurement?.isStable : nil
-        // The picture follows movement, not heartbeats: a heartbeat's fresh average differs by
-        // noise, which would redraw the bubble of a still machine every heartbeat_s.
-        if !sensorOK {
-            stateGravity = nil
-        } else if reason != PublishDecision.heartbeat.rawValue || stateGravity == nil {
-            stateGravity = measurement?.levelGravity
-        }
-        log.debug("state (\(reason)) seq \(seq)")
+        let now = clock()
+        guard let payload = state.message(for: pipeline.latest, level: pipeline.isLevel, alarm: pipeline.isAlarm,
+                                          sensorOK: sensorOK, sensorFaulty: sensorFaultMessage != nil,
+                                          unit: settings.angleUnit, reason: reason, at: now) else { return }
+        log.debug("state (\(reason)) seq \(payload.seq)")
         publish(topics.state, encodeJSON(payload), retain: true)
-        publishBubbleIfChanged(at: clock())
+        publishBubbleIfChanged(at: now)
     }
 
     func publishLevel() {

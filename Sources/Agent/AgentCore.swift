@@ -44,14 +44,15 @@ public actor AgentCore {
     var reversalFirst: ReversalFirstReading?
     /// Whether a `selftest` is waiting for the chip or running on it.
     var selfTestRunning = false
-    var policy: PublishPolicy
     var sensorOK = false
     var sensorFaultMessage: String?
+
+    /// When `P/state` goes out, and what the last one said.
+    var state: StatePublisher
 
     // Publishing state
     var connected = false
     var connections = 0
-    var seq = 0
     /// The events on their way to `P/event`, kept while the broker is away.
     var events = EventQueue()
     /// The rate measurement and counters of `P/health`, and when it is due.
@@ -62,10 +63,6 @@ public actor AgentCore {
     let homeAssistant: HomeAssistantOptions?
     var publishedDiscovery: [String: [UInt8]] = [:]
     var homeAssistantGeneration = 0
-    /// Level-frame gravity of the last state message: what the bubble picture shows.
-    var stateGravity: Vector3?
-    /// `stable` of the last state message; nil before the first or while there is no reading.
-    var publishedStable: Bool?
     var lastBubble: String?
     var lastBubbleTime = -Double.infinity
     var bubbleNeedsSending = true
@@ -97,7 +94,7 @@ public actor AgentCore {
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: calibration),
                                  zeroGravity: zeroGravity)
-        policy = Self.policy(settings)
+        state = StatePublisher(settings: settings)
     }
 
     // MARK: Readings
@@ -115,7 +112,7 @@ public actor AgentCore {
             health.restartRateMeasurement()
             sensorFaultMessage = nil
             emit(AgentEvent(type: .sensorRecovered, details: [:]))
-            policy.force()
+            state.force()
         case .fault(let message, let retryIn):
             if sensorFaultMessage == nil {
                 log.error(Sentences.join("sensor fault: \(message)", "Retrying in \(retryIn) s, backing off to 30 s."))
@@ -156,14 +153,7 @@ public actor AgentCore {
         if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
             publishLevel()
         }
-        // A change of `stable` is news too (a zero or a reversal step waits for it), but at most
-        // once per min_interval_s: a sensor at the edge of stillness must not flood the broker.
-        let stableChanged = publishedStable.map { $0 != measurement.isStable } ?? false
-            && block.time - policy.lastPublishTime >= settings.minIntervalS
-        if let reason = policy.decide(attitude: measurement.attitude, flipped: !measurement.events.isEmpty || stableChanged,
-                                      at: block.time) {
-            publishState(reason: "\(reason)")
-        }
+        if let reason = state.reason(for: measurement, at: block.time) { publishState(reason: reason) }
     }
 
     /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
@@ -181,10 +171,8 @@ public actor AgentCore {
     /// Called every second: heartbeats while no readings arrive, health, queued events.
     public func tick() {
         let now = clock()
-        if let attitude = pipeline.latest?.attitude, sensorOK {
-            if let reason = policy.decide(attitude: attitude, flipped: false, at: now) { publishState(reason: "\(reason)") }
-        } else if now - policy.lastPublishTime >= settings.heartbeatS {
-            publishState(reason: "heartbeat")
+        if let reason = state.reasonOnTick(reading: sensorOK ? pipeline.latest?.attitude : nil, at: now) {
+            publishState(reason: reason)
         }
         publishHealthIfDue(at: now)
         publishBubbleIfChanged(at: now)
@@ -221,11 +209,6 @@ public actor AgentCore {
                                         alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS),
             stability: .adxl345(odrHz: settings.sampleRateHz)
         )
-    }
-
-    static func policy(_ settings: LiveSettings) -> PublishPolicy {
-        PublishPolicy(deadband: Angle(degrees: settings.publishDeadbandDeg), minInterval: settings.minIntervalS,
-                      heartbeat: settings.heartbeatS)
     }
 
 }
