@@ -20,7 +20,7 @@ extension AgentCore {
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
             settle(result, clearing: message.topic)
-        } else if let homeAssistant, message.topic == homeAssistant.statusTopic {
+        } else if let discovery, message.topic == discovery.options.statusTopic {
             // Home Assistant publishes its birth live; a retained `online` (some set-ups keep one)
             // would come back at every reconnect and double the re-send that birth already does.
             if message.payloadString == "online", !message.retain { homeAssistantCameOnline() }

@@ -4,76 +4,32 @@ import MQTT
 import PlumbDomain
 import Settings
 
-/// How the agent appears in Home Assistant: `mqtt.discovery`, `mqtt.discovery_prefix` and the
-/// device block. nil in ``AgentCore`` when discovery is off.
-public struct HomeAssistantOptions: Sendable, Equatable {
-    /// `homeassistant` by default.
-    public var prefix: String
-    public var device: DiscoveryDevice
-
-    public init(prefix: String, device: DiscoveryDevice) {
-        self.prefix = prefix
-        self.device = device
-    }
-
-    /// `<prefix>/status`: Home Assistant's birth (`online`) and will (`offline`).
-    public var statusTopic: String { prefix + "/status" }
-}
-
 extension AgentCore {
-    /// The wait after Home Assistant's `online` before discovery is re-sent: randomised, so a
-    /// fleet of devices doesn't answer an HA restart all in the same instant.
-    static let homeAssistantDelay: ClosedRange<Double> = 1...5
-
     // MARK: Discovery
 
-    /// Publishes the discovery configs that differ from what was last published (all of them
-    /// after `force`), retained, after clearing the ones last published that the settings no
-    /// longer publish.
-    ///
-    /// A changed angle unit thereby removes the old unit's three sensors from Home Assistant (an
-    /// empty retained config) and adds the new unit's three, and sends nothing else: each unit is
-    /// an entity of its own (see `Discovery.angleObjectID`).
+    /// Publishes the discovery configs that changed (all of them after `force`), retained, after
+    /// clearing the ones the settings no longer publish (``DiscoveryPublisher/messages(for:force:)``).
     func publishDiscovery(force: Bool) {
-        guard let homeAssistant, connected, !stopping else { return }
-        let messages = Discovery.messages(prefix: homeAssistant.prefix, topics: topics, device: homeAssistant.device,
-                                          settings: settings)
-        let current = Set(messages.map(\.topic))
-        // Removals first, so Home Assistant drops the old unit's entities before it adds the new ones.
-        for topic in publishedDiscovery.keys.sorted() where !current.contains(topic) {
-            publish(topic, [], retain: true, qos: .atLeastOnce)
-            publishedDiscovery[topic] = nil
-        }
-        for message in messages where force || publishedDiscovery[message.topic] != message.payload {
-            publish(message.topic, message.payload, retain: true, qos: .atLeastOnce)
-            publishedDiscovery[message.topic] = message.payload
-        }
+        guard connected, !stopping, let messages = discovery?.messages(for: settings, force: force) else { return }
+        publishDiscovery(messages)
     }
 
     /// Clears, once per connect and before the configs, the discovery topics a run in another
-    /// angle unit or an older version may have left retained (`Discovery.staleRemovals`).
-    ///
-    /// Nine small empty messages, where watching the device's discovery filter instead would make
-    /// the agent a subscriber to its own configs: every config it publishes (twenty-odd at each
-    /// connect and Home Assistant restart) would come back to it, and it could never tell when
-    /// the broker had delivered all the retained ones.
+    /// angle unit or an older version may have left retained.
     func clearStaleDiscovery() {
-        guard let homeAssistant, connected, !stopping else { return }
-        for message in Discovery.staleRemovals(prefix: homeAssistant.prefix, deviceID: homeAssistant.device.id,
-                                               settings: settings) {
-            publish(message.topic, message.payload, retain: true, qos: .atLeastOnce)
-        }
-        // Everything the settings don't publish is cleared now, whatever was published before.
-        publishedDiscovery = [:]
+        guard connected, !stopping, let removals = discovery?.staleRemovals(for: settings) else { return }
+        publishDiscovery(removals)
+    }
+
+    private func publishDiscovery(_ messages: [DiscoveryMessage]) {
+        for message in messages { publish(message.topic, message.payload, retain: true, qos: .atLeastOnce) }
     }
 
     /// Home Assistant said `online` (it started): after a random 1–5 s, discovery and then the
     /// current states again. A later `online` within the delay replaces the pending one.
     func homeAssistantCameOnline() {
-        guard homeAssistant != nil else { return }
-        homeAssistantGeneration += 1
-        let generation = homeAssistantGeneration
-        let delay = Double.random(in: Self.homeAssistantDelay)
+        guard let generation = discovery?.homeAssistantCameOnline() else { return }
+        let delay = Double.random(in: DiscoveryPublisher.homeAssistantDelay)
         log.info("Home Assistant is online; re-sending discovery in \(delay.rounded(toDecimals: 1)) s")
         Task {
             try? await Task.sleep(for: .seconds(delay))
@@ -82,7 +38,7 @@ extension AgentCore {
     }
 
     func resendToHomeAssistant(generation: Int) {
-        guard generation == homeAssistantGeneration, connected, !stopping else { return }
+        guard discovery?.isCurrent(generation) == true, connected, !stopping else { return }
         publishDiscovery(force: true)
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
@@ -90,32 +46,19 @@ extension AgentCore {
         publishLevel()
         publishState(reason: "home assistant")
         if healthIsReady { publishHealth(at: clock()) }
-        bubbleNeedsSending = true
+        bubble.resend()
     }
 
     // MARK: The bubble picture
 
-    /// The picture of the last published state: it changes only when the state does, so a
-    /// still machine sends no pictures, and noise below the publish deadband redraws nothing.
-    func bubblePicture() -> BubblePicture {
-        let level = pipeline.isLevel ?? state.gravity.map { Attitude(gravity: $0).isLevel(tolerance: settings.levelTolerance) }
-        return BubblePicture(levelGravity: sensorOK ? state.gravity : nil, mount: settings.mount,
-                             tolerance: settings.levelTolerance, level: level ?? false, unit: settings.angleUnit)
-    }
-
-    /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture changed or must be
-    /// re-sent, at most once a second.
+    /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture of the last published
+    /// state changed or must be re-sent, at most once a second (``BubblePublisher``).
     func publishBubbleIfChanged(at now: Double) {
         guard connected, !stopping, state.gravity != nil || sensorFaultMessage != nil else { return }
-        guard now - lastBubbleTime >= Self.bubbleInterval else { return }
-        let svg = bubblePicture().svg
-        guard bubbleNeedsSending || svg != lastBubble else { return }
-        publish(topics.bubble, Array(svg.utf8), retain: true)
-        lastBubble = svg
-        lastBubbleTime = now
-        bubbleNeedsSending = false
+        let svg = bubble.next(at: now) {
+            BubblePublisher.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensorOK,
+                                    settings: settings).svg
+        }
+        if let svg { publish(topics.bubble, Array(svg.utf8), retain: true) }
     }
-
-    /// Seconds between two pictures at the most.
-    static let bubbleInterval = 1.0
 }

@@ -32,7 +32,7 @@ extension AgentCore {
         // Discovery first: Home Assistant creates the entities, then hears them come online.
         clearStaleDiscovery()
         publishDiscovery(force: true)
-        bubbleNeedsSending = true
+        bubble.resend()
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
         publishCalibration()

@@ -60,12 +60,10 @@ public actor AgentCore {
     var stopping = false
 
     // Home Assistant
-    let homeAssistant: HomeAssistantOptions?
-    var publishedDiscovery: [String: [UInt8]] = [:]
-    var homeAssistantGeneration = 0
-    var lastBubble: String?
-    var lastBubbleTime = -Double.infinity
-    var bubbleNeedsSending = true
+    /// Which discovery configs to send; nil when discovery is off.
+    var discovery: DiscoveryPublisher?
+    /// When the bubble picture goes out.
+    var bubble = BubblePublisher()
 
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
@@ -84,7 +82,7 @@ public actor AgentCore {
         self.settingsFromMQTT = settingsFromMQTT
         self.log = log
         self.version = version
-        self.homeAssistant = homeAssistant
+        discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
         self.clock = clock
         startTime = clock()
         calibrationRecord = record

@@ -1,0 +1,54 @@
+@testable import Agent
+import Contract
+import HomeAssistant
+import Settings
+import Testing
+
+/// Which discovery configs go out, as a value, without the actor or a broker.
+@Suite("Discovery publisher")
+struct DiscoveryPublisherTests {
+    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test"))
+    static let base = "homeassistant/sensor/plumb_unit/"
+
+    static func publisher() -> DiscoveryPublisher {
+        DiscoveryPublisher(options: options, topics: Topics(baseTopic: "plumb", deviceID: "unit"))
+    }
+
+    @Test func theFirstTimeSendsEveryConfigThenOnlyChanges() {
+        var discovery = Self.publisher()
+        let all = discovery.messages(for: LiveSettings(), force: false)
+        #expect(!all.isEmpty && all.allSatisfy { !$0.payload.isEmpty })
+        #expect(discovery.messages(for: LiveSettings(), force: false).isEmpty, "nothing changed")
+        #expect(discovery.messages(for: LiveSettings(), force: true) == all, "forced: all again")
+    }
+
+    @Test func aUnitChangeClearsTheOldUnitsSensorsFirstAndAddsTheNewOnes() throws {
+        var discovery = Self.publisher()
+        _ = discovery.messages(for: LiveSettings(), force: false)
+        let percent = try LiveSettings().applying(key: "angle_unit", rawValue: Array("percent".utf8))
+        let sent = discovery.messages(for: percent, force: false)
+        #expect(sent.map(\.topic) == ["pitch", "roll", "tilt"].map { Self.base + $0 + "_deg/config" }
+            + ["tilt", "roll", "pitch"].map { Self.base + $0 + "_percent/config" })
+        #expect(sent.prefix(3).allSatisfy { $0.payload.isEmpty })
+        #expect(discovery.published.keys.allSatisfy { !$0.hasSuffix("_deg/config") })
+    }
+
+    @Test func clearingTheStaleOnesForgetsWhatWasPublished() {
+        var discovery = Self.publisher()
+        let all = discovery.messages(for: LiveSettings(), force: false)
+        let removals = discovery.staleRemovals(for: LiveSettings())
+        #expect(!removals.isEmpty && removals.allSatisfy { $0.payload.isEmpty })
+        #expect(!removals.contains { $0.topic.hasSuffix("_deg/config") }, "the current unit is not cleared")
+        #expect(discovery.published.isEmpty)
+        #expect(discovery.messages(for: LiveSettings(), force: false) == all, "after the clearing every config again")
+    }
+
+    @Test func onlyTheLatestOnlineIsAnswered() {
+        var discovery = Self.publisher()
+        let first = discovery.homeAssistantCameOnline()
+        let second = discovery.homeAssistantCameOnline()
+        #expect(!discovery.isCurrent(first))
+        #expect(discovery.isCurrent(second))
+        #expect(DiscoveryPublisher.homeAssistantDelay == 1...5)
+    }
+}
