@@ -4,18 +4,6 @@ import MQTT
 import PlumbDomain
 import Settings
 
-/// The first reading of a reversal, kept until the second.
-struct ReversalFirstReading: Sendable, Hashable {
-    /// The stable reading, device frame, in g, corrected by ``calibration``.
-    var gravity: Vector3
-    /// The calibration and mount in force when it was taken: the second reading must be taken
-    /// under the same ones, or the two cannot be combined.
-    var calibration: Calibration
-    var mount: Mount
-    /// Whether a reading since was not stable: the device was picked up and turned.
-    var movedSince = false
-}
-
 extension AgentCore {
     // MARK: The calibration in force
 
@@ -23,15 +11,14 @@ extension AgentCore {
     /// next block on, the zero reference keeps its pose (re-derived, and saved again when that
     /// changed it), a reversal in progress is dropped, and `P/calibration` is republished.
     func useCalibration(_ record: CalibrationRecord?) {
+        let old = calibration
         calibrationRecord = record
-        let new = record?.calibration ?? .identity
-        if new != calibration {
+        if calibration != old {
             let zeroBefore = pipeline.zeroGravity
-            calibration = new
-            pipeline.reconfigure(Self.pipelineSettings(settings, calibration: new))
+            pipeline.reconfigure(Self.pipelineSettings(settings, calibration: calibration))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
-            reversalFirst = nil
+            reversal.cancel()
             state.force()
         }
         publishCalibration()
@@ -78,7 +65,7 @@ extension AgentCore {
     }
 
     private func reversalFirst(_ measurement: Measurement) {
-        reversalFirst = ReversalFirstReading(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
+        reversal.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
         emit(AgentEvent(type: .calibrationProgress, details: [
             "step": .string(ReversalStep.first.rawValue),
             "reading_g": measurement.deviceGravity.jsonG(decimals: 5),
@@ -88,29 +75,12 @@ extension AgentCore {
     }
 
     private func reversalSecond(_ measurement: Measurement) {
-        let second = ReversalStep.second.rawValue
-        guard let first = reversalFirst else {
-            return rejectReversal(step: second, reason: "there is no first reading: put the device on the spot and send"
-                                  + " first, turn it 180° about the vertical on the same spot, then send second.")
-        }
-        guard first.calibration == calibration, first.mount == settings.mount else {
-            reversalFirst = nil
-            return rejectReversal(step: second, reason: "the calibration or the mount changed since the first reading;"
-                                  + " start again with first.")
-        }
-        guard first.movedSince else {
-            return rejectReversal(step: second, reason: "the device has not been turned since the first reading; turn"
-                                  + " it 180° about the vertical on the same spot, let it settle, then send second.")
-        }
-        let base = calibrationRecord
         let made: (record: CalibrationRecord, result: ReversalCalibration)
         do {
-            made = try CalibrationRecord.reversal(first: first.gravity, second: measurement.deviceGravity, mount: first.mount,
-                                                  base: base, chip: base?.chip ?? calibrationChip)
+            made = try reversal.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
+                                       base: calibrationRecord)
         } catch {
-            // The readings cannot be paired: both must be taken again.
-            reversalFirst = nil
-            return rejectReversal(step: second, reason: error.description + " Nothing was applied; start again with first.")
+            return rejectReversal(step: ReversalStep.second.rawValue, reason: error.reason)
         }
         var details = Self.appliedDetails(made.record, made.result)
         do {
@@ -120,7 +90,6 @@ extension AgentCore {
             details["persisted"] = .bool(false)
         }
         useCalibration(made.record)
-        reversalFirst = nil
         emit(AgentEvent(type: .calibrationApplied, details: details))
     }
 
@@ -162,7 +131,7 @@ extension AgentCore {
             details["persisted"] = .bool(false)
         }
         useCalibration(nil)
-        reversalFirst = nil
+        reversal.cancel()
         emit(AgentEvent(type: .calibrationCleared, details: details))
     }
 }

@@ -34,14 +34,10 @@ public actor AgentCore {
 
     /// Every reading's road from raw block to angles, level and alarm.
     var pipeline: LevelPipeline
-    /// The chip's correction in force: the record's, or ``Calibration/identity`` without one.
-    var calibration: Calibration
-    /// Where ``calibration`` came from (`calibration.json`, or a reversal run here); nil for none.
+    /// The calibration in force (`calibration.json`, or a reversal run here); nil for none.
     var calibrationRecord: CalibrationRecord?
-    /// The chip a calibration made here is recorded against when no stored record names one.
-    let calibrationChip: CalibrationRecord.Chip
-    /// The first reading of a `calibrate_reversal` in progress; nil when none was taken.
-    var reversalFirst: ReversalFirstReading?
+    /// A `calibrate_reversal` between its two steps.
+    var reversal: ReversalSession
     /// Whether a `selftest` is waiting for the chip or running on it.
     var selfTestRunning = false
     var sensorOK = false
@@ -86,11 +82,10 @@ public actor AgentCore {
         self.clock = clock
         startTime = clock()
         calibrationRecord = record
-        calibration = record?.calibration ?? .identity
-        self.calibrationChip = calibrationChip
+        reversal = ReversalSession(chip: calibrationChip)
         // The stored zero was saved corrected by this same calibration: both come from the state
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
-        pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: calibration),
+        pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: record?.calibration ?? .identity),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
     }
@@ -142,7 +137,7 @@ public actor AgentCore {
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(block) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
-        if !measurement.isStable { reversalFirst?.movedSince = true }
+        reversal.noteReading(stable: measurement.isStable)
         for change in measurement.events {
             emit(AgentEvent(type: change.eventType,
                             details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
@@ -160,6 +155,9 @@ public actor AgentCore {
         guard sensorOK, let measurement = pipeline.latest else { return nil }
         return CurrentReading(measurement, age: max(0, clock() - measurement.time), lengthUnit: settings.lengthUnit)
     }
+
+    /// The chip's correction in force: the record's, or ``Calibration/identity`` without one.
+    var calibration: Calibration { calibrationRecord?.calibration ?? .identity }
 
     /// Recorded as the chip of a calibration when nothing better is known.
     public static let unknownChip = CalibrationRecord.Chip(bus: "unknown", address: "unknown", devid: "unknown")
