@@ -154,7 +154,6 @@ extension AgentCore {
     /// SIGHUP: new file defaults. Settings changed over MQTT stay in force; when none were, the
     /// file's level settings apply at once.
     public func reload(defaults newDefaults: LiveSettings) {
-        defaults = newDefaults
         if settingsFromMQTT {
             log.info("config file reloaded; settings changed over MQTT stay in force over its level section.")
         } else if newDefaults != settings {

@@ -12,11 +12,17 @@ import RulerService
 import Sampling
 import Settings
 
-/// The agent's state and decisions: readings in, MQTT publications out.
+/// The agent: readings, MQTT events, ticks and signals in, MQTT publications out.
+///
+/// It holds the settings and the connection, and orchestrates value types that each own a
+/// part's state and decisions: ``LevelPipeline`` measures, ``StatePublisher``, ``EventQueue``,
+/// ``HealthReporter``, ``DiscoveryPublisher`` and ``BubblePublisher`` say what goes out and when,
+/// ``ReversalSession`` holds a reversal between its steps. The actor publishes what they return.
 ///
 /// An actor, so the sampling thread, the MQTT callbacks, the ticker and signals all reach the
 /// state one at a time. Nothing here blocks: publishing is a non-blocking libmosquitto call.
 public actor AgentCore {
+    // What the agent talks to and reports; fixed for its life.
     let topics: Topics
     let mqtt: any MQTTClient
     let store: StateStore
@@ -26,44 +32,46 @@ public actor AgentCore {
     let startTime: Double
     let clock: @Sendable () -> Double
 
-    // Settings
-    var defaults: LiveSettings
+    // The settings in force
     var settings: LiveSettings
     /// Whether the settings came from MQTT (now or persisted) rather than from the file.
     var settingsFromMQTT: Bool
-
-    /// Every reading's road from raw block to angles, level and alarm.
-    var pipeline: LevelPipeline
     /// The calibration in force (`calibration.json`, or a reversal run here); nil for none.
     var calibrationRecord: CalibrationRecord?
-    /// A `calibrate_reversal` between its two steps.
-    var reversal: ReversalSession
-    /// Whether a `selftest` is waiting for the chip or running on it.
-    var selfTestRunning = false
+
+    // The sensor
+    /// Every reading's road from raw block to angles, level and alarm.
+    var pipeline: LevelPipeline
     var sensorOK = false
     var sensorFaultMessage: String?
+    /// Whether a `selftest` is waiting for the chip or running on it.
+    var selfTestRunning = false
+    /// A `calibrate_reversal` between its two steps.
+    var reversal: ReversalSession
 
-    /// When `P/state` goes out, and what the last one said.
-    var state: StatePublisher
-
-    // Publishing state
+    // The connection
     var connected = false
     var connections = 0
-    /// The events on their way to `P/event`, kept while the broker is away.
-    var events = EventQueue()
-    /// The rate measurement and counters of `P/health`, and when it is due.
-    var health = HealthReporter(interval: AgentCore.healthInterval)
     var stopping = false
 
-    // Home Assistant
-    /// Which discovery configs to send; nil when discovery is off.
+    // What goes out, each deciding when
+    /// `P/state`, and what the last one said.
+    var state: StatePublisher
+    /// `P/event`: the events kept while the broker is away.
+    var events = EventQueue()
+    /// `P/health`: the rate measurement and counters, and when it is due.
+    var health = HealthReporter(interval: AgentCore.healthInterval)
+    /// Home Assistant's discovery configs; nil when discovery is off.
     var discovery: DiscoveryPublisher?
-    /// When the bubble picture goes out.
+    /// `P/bubble`, the picture of the last state.
     var bubble = BubblePublisher()
 
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
 
+    /// - Parameters:
+    ///   - defaults: The config file's settings. Only `settings` is kept: a reload passes the new
+    ///     file's to ``reload(defaults:)``, which needs nothing of the old.
     public init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService,
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
                 calibration record: CalibrationRecord? = nil,
@@ -73,7 +81,6 @@ public actor AgentCore {
         self.mqtt = mqtt
         self.store = store
         self.sampling = sampling
-        self.defaults = defaults
         self.settings = settings
         self.settingsFromMQTT = settingsFromMQTT
         self.log = log
