@@ -3,9 +3,12 @@ import PlumbDomain
 
 /// Raw samples from the chip, judged for stillness and averaged, for the calibration procedures.
 ///
-/// Reads the chip's FIFO directly, never through a calibration: calibrating must see the chip's
-/// own errors. Every wait has the session's deadline, so a script that never turns the chip to
-/// the next face ends with a failure instead of hanging.
+/// The samples are cut into blocks and measured by a ``LevelPipeline``, the one every other
+/// reading goes through, so "still" here is the agent's `stable` (``Stability``). The pipeline
+/// reads raw: identity calibration, flat mount, no zero, since calibrating must see the chip's
+/// own errors; its device gravity is then the chip's raw gravity. Every wait has the session's
+/// deadline, so a script that never turns the chip to the next face ends with a failure instead
+/// of hanging.
 ///
 /// Time comes from the injected ``PacingClock``: `plumb calibrate` runs on the monotonic clock,
 /// the accuracy benchmark on a simulated chip's manual clock, where each wait advances the
@@ -13,8 +16,12 @@ import PlumbDomain
 public final class CalibrationSession {
     /// The rate calibration samples at: the datasheet's noise figure holds up to 100 Hz.
     public static let rateHz = 100.0
-    /// Stillness is judged on half-second blocks; two passing blocks in a row make it still.
-    public static let blockSeconds = 0.5
+    /// Samples per block the pipeline measures: 0.1 s, so a step is seen within a tenth of a
+    /// second and the window restarts on it.
+    static let samplesPerBlock = 10
+    /// Blocks in the pipeline's window: 1 s, so the sensor is judged still a second after it last
+    /// moved (the window must fill again after a step).
+    static let windowBlocks = 10
     /// How long each wait for samples sleeps: short enough for a responsive progress bar.
     static let pollSeconds = 0.1
 
@@ -25,9 +32,16 @@ public final class CalibrationSession {
     private let clock: any PacingClock
     private let deadline: Double
     private let timeout: Double
-    private var detector = StillnessDetector(configuration: .adxl345(odrHz: CalibrationSession.rateHz,
-                                                                     blockSeconds: CalibrationSession.blockSeconds))
+    private var pipeline = LevelPipeline(settings: CalibrationSession.pipelineSettings)
+    /// The samples of the block being filled.
+    private var block = GravityAverage()
     private var buffer: [Vector3] = []
+
+    /// Raw, flat, no level judgement worth asking (calibration asks only for stillness), and the
+    /// ADXL345's noise at ``rateHz`` for ``Stability``.
+    static let pipelineSettings = PipelineSettings(
+        calibration: .identity, windowBlocks: windowBlocks, mount: .flat,
+        thresholds: .instant(tolerance: .zero), stability: .adxl345(odrHz: rateHz))
 
     /// A session that gives up `timeout` seconds of `clock` from now.
     public init(chip: any Accelerometer, guide: any CalibrationGuide, timeout: Double,
@@ -62,7 +76,18 @@ public final class CalibrationSession {
         buffer.removeAll()
         _ = try? chip.drain(into: &buffer)
         buffer.removeAll()
-        detector.reset()
+        block.reset()
+        pipeline.reset()
+    }
+
+    /// Adds one raw sample to the block being filled; returns the pipeline's measurement when it
+    /// completes the block, nil otherwise (a non-finite sample is ignored).
+    private func add(_ sample: Vector3) -> Measurement? {
+        guard block.add(sample), block.count >= Self.samplesPerBlock, let mean = block.mean,
+              let spread = block.standardDeviation else { return nil }
+        let samples = block.count
+        block.reset()
+        return pipeline.add(SampleBlock(gravity: mean, spread: spread, samples: samples, time: clock.now()))
     }
 
     /// Waits about a tenth of a second and returns the samples that arrived.
@@ -83,35 +108,37 @@ public final class CalibrationSession {
         return buffer
     }
 
-    /// Blocks until the sensor is still; returns the mean of the block that made it so.
+    /// Blocks until the sensor is still (the pipeline's `stable`); returns the raw gravity of the
+    /// window that made it so.
     public func waitUntilStill(_ what: String) throws(CalibrationFailure) -> Vector3 {
         while true {
             for sample in try nextSamples(waitingFor: what) {
-                if let block = detector.add(sample), detector.isStable {
-                    return block.mean
+                if let measurement = add(sample), measurement.isStable {
+                    return measurement.deviceGravity
                 }
             }
         }
     }
 
-    /// Blocks until the sensor has moved (been turned or picked up).
+    /// Blocks until the sensor has moved (been turned or picked up): a window that moved or shook,
+    /// not one that is merely filling.
     public func waitUntilMoved(_ what: String) throws(CalibrationFailure) {
         while true {
-            for sample in try nextSamples(waitingFor: what) {
-                if detector.add(sample) != nil, detector.state == .moving { return }
+            for sample in try nextSamples(waitingFor: what) where add(sample)?.stillness == .moving {
+                return
             }
         }
     }
 
-    /// Averages `seconds` of samples while the sensor stays still; nil when it moved meanwhile.
-    /// An interactive guide is shown the progress.
+    /// Averages `seconds` of samples while the sensor stays still (every block's measurement
+    /// holds `stable`); nil when it moved meanwhile. An interactive guide is shown the progress.
     public func average(seconds: Double, label: String) throws(CalibrationFailure) -> GravityAverage? {
         let wanted = Int((seconds * Self.rateHz).rounded())
         var average = GravityAverage()
         while average.count < wanted {
             for sample in try nextSamples(waitingFor: "\(label) to be averaged") where average.count < wanted {
                 average.add(sample)
-                if detector.add(sample) != nil, detector.state == .moving {
+                if let measurement = add(sample), !measurement.isStable {
                     if isInteractive { guide.progressEnded() }
                     return nil
                 }

@@ -1,8 +1,8 @@
 /// The one road from a block of raw samples to an answer: calibration → filter → mount → zero →
 /// attitude → level and alarm, with the noise estimate and stability carried along.
 ///
-/// The agent, `plumb read`, `bubble`, `rise` and `shim` all measure through it, so a change to
-/// a stage shows everywhere at once.
+/// The agent, `plumb read`, `bubble`, `rise`, `shim`, `watch` and `calibrate` all measure
+/// through it, so a change to a stage shows everywhere at once.
 ///
 /// - **Calibration** is applied to each block as it arrives: to its mean exactly (the correction
 ///   is affine, so the corrected mean is the mean of the corrected samples) and to its spread
@@ -17,6 +17,8 @@
 ///   device-frame gravity it was taken at, turns that so the zeroed pose reads level. Storing the
 ///   device-frame gravity rather than the level-frame one lets a new mount re-derive the zero.
 /// - **Level and alarm**: a ``LevelStateMachine`` fed the tilt of every block's estimate.
+/// - **Stillness**: ``Stability`` judges the window after every block, keeping the hold's anchor
+///   from one block to the next.
 ///
 /// Pure and deterministic: time comes with the blocks, nothing here does I/O.
 public struct LevelPipeline: Hashable, Sendable {
@@ -32,6 +34,8 @@ public struct LevelPipeline: Hashable, Sendable {
     private var levelMachine: LevelStateMachine
     /// Whether the last block started the window afresh (a step), so the next may drop it.
     private var afterStep = false
+    /// The window's mean when the current hold began; nil while not stable.
+    private var anchor: Vector3?
 
     /// A pipeline with nothing measured yet.
     ///
@@ -62,7 +66,7 @@ public struct LevelPipeline: Hashable, Sendable {
         if step || (afterStep && window.count == 1) { window.reset() }
         afterStep = step
         window.add(mean: mean, spread: calibration.spread(block.spread), samples: block.samples)
-        guard var measurement = evaluate(at: block.time) else { return nil }
+        guard var measurement = evaluate(at: block.time, stillness: judgeStillness()) else { return nil }
         measurement.events = levelMachine.update(tilt: measurement.attitude.tilt, at: block.time)
         measurement.isLevel = levelMachine.isLevel
         measurement.isAlarm = levelMachine.isAlarm
@@ -87,6 +91,7 @@ public struct LevelPipeline: Hashable, Sendable {
         if new.calibration != old.calibration {
             window.reset()
             afterStep = false
+            anchor = nil
             latest = nil
             zeroGravity = zeroGravity.flatMap { old.calibration.raw(correctedTo: $0) }.map(new.calibration.apply)
         }
@@ -119,25 +124,33 @@ public struct LevelPipeline: Hashable, Sendable {
     public mutating func reset() {
         window.reset()
         afterStep = false
+        anchor = nil
         latest = nil
     }
 
+    /// The stillness of the window as it stands, keeping the anchor for the next judgement.
+    private mutating func judgeStillness() -> Stillness {
+        let verdict = settings.stability.judge(window, anchor: anchor, afterStep: afterStep)
+        anchor = verdict.anchor
+        return verdict.state
+    }
+
     /// The measurement of the window as it stands, with level and alarm as they stand.
-    private func evaluate(at time: Double) -> Measurement? {
+    private func evaluate(at time: Double, stillness: Stillness) -> Measurement? {
         guard let estimate = settings.filter.estimate(of: window), let noise = window.noise else { return nil }
         let mounted = settings.mount.levelFrame(estimate.gravity)
         let levelGravity = zero?.corrected(mounted) ?? mounted
         return Measurement(
             deviceGravity: estimate.gravity, levelGravity: levelGravity, attitude: Attitude(gravity: levelGravity),
-            standardError: settings.mount.levelFrame(estimate.standardError).absolute, noise: noise,
-            // A part-filled window (just started, or just recovered) has not yet shown it is still.
-            isStable: window.isFull && settings.stability.isStill(window),
+            standardError: settings.mount.levelFrame(estimate.standardError).absolute, noise: noise, stillness: stillness,
             isLevel: levelMachine.isLevel, isAlarm: levelMachine.isAlarm, events: [], time: time
         )
     }
 
+    /// Judged again too: new settings (a longer window, another rate's noise) may change it, and
+    /// the judgement is idempotent, so unchanged settings leave the hold as it was.
     private mutating func reevaluate() {
         guard let time = latest?.time else { return }
-        latest = evaluate(at: time)
+        latest = evaluate(at: time, stillness: judgeStillness())
     }
 }

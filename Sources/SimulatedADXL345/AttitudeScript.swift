@@ -29,8 +29,8 @@ import PlumbDomain
 /// keep their value from the step before (at the start: flat, +z up, level surface). A step lasts
 /// its duration from when it begins, and the first ``transition`` of every step but the first is
 /// the move from the previous attitude: the gravity direction swings over along the shortest arc
-/// while the device is lifted and set down (±``liftG`` along the vertical, a full sine), so a
-/// stillness detector always sees the handling, even for a turn that changes nothing it senses
+/// while the device is lifted and set down (±``liftG`` along the vertical, a full sine), so the
+/// stillness judgement always sees the handling, even for a turn that changes nothing it senses
 /// (180° on a level surface). After the last step the last attitude is held for ever.
 public struct AttitudeScript: Sendable, Hashable {
     /// One attitude and how long it lasts.

@@ -1,0 +1,151 @@
+/// What the ``LevelPipeline``'s window amounts to for holding a reading.
+public enum Stillness: Hashable, Sendable {
+    /// Not yet shown to be still: the window is filling (just started, restarted by a step, or
+    /// after a fault), and nothing in it has moved or shaken.
+    case settling
+    /// Still: the reading can be held.
+    case stable
+    /// Moving: the window shook or moved beyond the limits that applied, or the last block was a
+    /// step away from it.
+    case moving
+}
+
+/// When a reading counts as stable: the hold of a professional inclinometer, which only takes a
+/// reading once the sensor has stopped moving and shaking, and lets go once it moves again.
+///
+/// The one judgement of stillness in Plumb: the ``LevelPipeline`` makes it on its window, so the
+/// agent's `stable`, `zero`, the reversal and `plumb calibrate` all hold on the same terms.
+///
+/// **Tests**, each the window's noise against a multiple of what the chip shows at rest:
+///
+/// - the spread of all its samples (``BlockWindow/noise``: vibration, handling) within
+///   ``noiseFactor`` × the expected noise, and
+/// - the scatter of its block means (``BlockWindow/meanScatter``: a tilt that moves) within
+///   ``noiseFactor`` × the expected noise of a block mean, expected / √n for blocks of n.
+///
+/// A still sensor passes both with a wide margin; a tilt moving steadily through a whole window
+/// fails the second from about half a degree a second (100 Hz, blocks of 10 samples, a 1 s
+/// window). Judging the whole window, rather than one block against the one before, pools all
+/// its samples: the figures are steadier, and they describe exactly the blocks the reading is
+/// averaged from.
+///
+/// **Hysteresis.** It becomes ``Stillness/stable`` only on a full window that passes. Once
+/// stable, the limits are ``releaseFactor`` times looser, so a reading at the boundary cannot
+/// make `stable` chatter; and the window's mean is watched against the mean it had when it
+/// became stable (the anchor), so a creep too slow to show within one window still ends the hold
+/// once it has gone as far as two block means may differ under the looser limit.
+///
+/// A step (``isStep(to:samples:from:)``) restarts the window, so a moved sensor is
+/// ``Stillness/moving`` for that block and ``Stillness/settling`` until the window has filled
+/// again.
+public struct Stability: Hashable, Sendable {
+    /// The rms noise of single samples at rest, per axis, in g (for an ADXL345 at the rate in
+    /// use, ``ADXL345Noise/expectedRMS(odrHz:)``).
+    public var expectedNoise: Vector3
+    /// How many times the expected noise still counts as still when a hold begins.
+    public var noiseFactor: Double
+    /// Once stable, the limits are this many times looser (at least 1).
+    public var releaseFactor: Double
+
+    public init(expectedNoise: Vector3, noiseFactor: Double = 3, releaseFactor: Double = 1.5) {
+        self.expectedNoise = expectedNoise
+        self.noiseFactor = noiseFactor
+        self.releaseFactor = max(1, releaseFactor)
+    }
+
+    /// For an ADXL345 at `odrHz`.
+    public static func adxl345(odrHz: Double) -> Stability {
+        Stability(expectedNoise: ADXL345Noise.expectedRMS(odrHz: odrHz))
+    }
+
+    /// The judgement of `window` and the anchor to keep for the next one.
+    ///
+    /// Idempotent: judging the same window again with the anchor it returned gives the same
+    /// answer, so a re-evaluation under new settings may judge again without moving the hold.
+    ///
+    /// - Parameters:
+    ///   - anchor: the window's mean when the hold began, as the last judgement returned it;
+    ///     nil when not stable.
+    ///   - afterStep: whether the newest block was a step that restarted the window.
+    /// - Returns: the state, and the anchor: the window's mean when it became stable now, the
+    ///   given one while the hold lasts, nil otherwise.
+    public func judge(_ window: BlockWindow, anchor: Vector3?, afterStep: Bool) -> (state: Stillness, anchor: Vector3?) {
+        guard !afterStep else { return (.moving, nil) }
+        guard let noise = window.noise, let scatter = window.meanScatter, let n = window.samplesPerBlock,
+              let mean = window.means.mean else { return (.settling, nil) }
+        let looseness = anchor == nil ? 1 : releaseFactor
+        let noiseLimit = expectedNoise * (noiseFactor * looseness)
+        let meanLimit = noiseLimit / Double(n).squareRoot()
+        var still = Self.within(noise, noiseLimit) && Self.within(scatter, meanLimit)
+        if let anchor {
+            // Both the anchor and the mean now are means of at least a block: still noise moves
+            // their difference by at most √2 × a block mean's.
+            still = still && Self.within((mean - anchor).absolute, meanLimit * 2.0.squareRoot())
+        }
+        guard still else { return (.moving, nil) }
+        // A part-filled window (just started, restarted or recovered) has not yet shown it is still.
+        guard window.isFull else { return (.settling, nil) }
+        return (.stable, anchor ?? mean)
+    }
+
+    /// How far, in standard errors of a block mean, a block must lie from the window's mean to
+    /// count as a step. Far past noise (a still sensor's block means stray by more than 8σ about
+    /// once in 10¹⁵ blocks), yet only about 0.4° for an ADXL345's 0.1 s blocks.
+    public static let stepFactor = 8.0
+
+    /// Whether a block of `samples` samples with calibrated mean `mean` has moved away from
+    /// `window`: on some axis it lies more than ``stepFactor`` standard errors of a block mean
+    /// from the window's mean. The standard error is the chip's expected one, or, when larger,
+    /// the one the window's within-block scatter implies: vibration scatters every sample and so
+    /// every block mean, and must not restart the window at every block. The scatter of the block
+    /// means themselves is no guide: one block that straddles a step inflates it enough to hide
+    /// the step.
+    public func isStep(to mean: Vector3, samples: Int, from window: BlockWindow) -> Bool {
+        guard let windowMean = window.means.mean, mean.isFinite else { return false }
+        let within = window.withinBlockNoise ?? .zero
+        let perSample = Vector3(x: max(expectedNoise.x, within.x), y: max(expectedNoise.y, within.y),
+                                z: max(expectedNoise.z, within.z))
+        let limit = perSample / Double(max(1, samples)).squareRoot() * Self.stepFactor
+        let distance = (mean - windowMean).absolute
+        return distance.x > limit.x || distance.y > limit.y || distance.z > limit.z
+    }
+
+    private static func within(_ value: Vector3, _ limit: Vector3) -> Bool {
+        value.x <= limit.x && value.y <= limit.y && value.z <= limit.z
+    }
+}
+
+/// The noise an ADXL345 shows at rest, from its datasheet, for judging stillness.
+///
+/// The figures are chip facts and may move to the Accelerometers module later; ``Stability``
+/// takes the expected noise as a plain parameter and ``Stability/adxl345(odrHz:)`` supplies it.
+public enum ADXL345Noise {
+    /// One least significant bit in full-resolution mode, in g: 1/256 g (3.9 mg).
+    public static let gPerLSB = 1.0 / 256
+
+    /// Rms noise per axis at output data rates up to 100 Hz, in LSB: x and y 0.75, z 1.1.
+    public static let rmsLSBUpTo100Hz = Vector3(x: 0.75, y: 0.75, z: 1.1)
+
+    /// The slowest and fastest output data rates, in Hz: 3200 / 2¹⁵⁻ᶜᵒᵈᵉ for codes 0…15, about
+    /// 0.10 Hz to 3200 Hz.
+    public static let odrRange: ClosedRange<Double> = (3200.0 / 32768)...3200
+
+    /// The expected rms noise of single samples per axis at `odrHz`, in g.
+    ///
+    /// Flat up to 100 Hz, then growing by √2 per doubling of the rate (the noise bandwidth
+    /// doubles): × √(odr / 100). The rate is clamped to ``odrRange``; NaN counts as the fastest,
+    /// noisiest rate, so a bad rate can only make stillness easier to reach, never impossible.
+    /// Averaging samples before judging them lowers their noise by √n; pass single samples.
+    public static func expectedRMS(odrHz: Double) -> Vector3 {
+        let odr = odrHz.isNaN ? odrRange.upperBound : min(max(odrHz, odrRange.lowerBound), odrRange.upperBound)
+        let growth = odr > 100 ? (odr / 100).squareRoot() : 1
+        return rmsLSBUpTo100Hz * (gPerLSB * growth)
+    }
+
+    /// The output data rate of a `BW_RATE` rate code (0…15), in Hz; nil for other codes.
+    public static func odrHz(rateCode: Int) -> Double? {
+        guard (0...15).contains(rateCode) else { return nil }
+        return 3200 / Double(1 << (15 - rateCode))
+    }
+}
+
