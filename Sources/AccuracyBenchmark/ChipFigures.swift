@@ -17,6 +17,8 @@ public struct AccuracyOptions: Sendable {
     public var repeatabilitySeconds = 300.0
     /// Seconds after the settling step that the reading must stay within the band.
     public var settlingHorizon = 3.0
+    /// Steps per chip for the settling row, which reports their median.
+    public var settlingSteps = 9
     /// The band the settling row waits for, in degrees.
     public var settlingBand = 0.05
     /// The surface the reversal is done on, in degrees of roll and pitch.
@@ -42,6 +44,8 @@ public struct ChipFigures: Sendable {
     public var repeatability = 0.0
     /// Seconds from a 1° step to the reading staying within the band.
     public var settling = 0.0
+    /// The slowest of those steps: the noise's tail as much as the response.
+    public var slowestSettling = 0.0
     /// The worst attitude after the tumble, for the report.
     public var worstAttitude: BenchAttitude?
     /// Simulated seconds the chip ran for.
@@ -127,7 +131,7 @@ public struct ChipBenchmark {
         figures.reversalZero = max(level.roll, level.pitch)
 
         figures.repeatability = try repeatability(tumble)
-        figures.settling = try settling(tumble)
+        (figures.settling, figures.slowestSettling) = try settling(tumble)
         figures.simulatedSeconds = chip.clock.now() - start
         return figures
     }

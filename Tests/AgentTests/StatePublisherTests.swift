@@ -13,7 +13,7 @@ struct StatePublisherTests {
                             time: Double = 0) -> Measurement {
         let gravity = Attitude.gravity(roll: Angle(degrees: degrees), pitch: .zero)
         return Measurement(deviceGravity: gravity, levelGravity: gravity, attitude: Attitude(gravity: gravity),
-                           standardError: .zero, noise: .zero, isStable: stable, isLevel: true, isAlarm: false,
+                           standardError: .zero, noise: .zero, stillness: stable ? .stable : .moving, isLevel: true, isAlarm: false,
                            events: events, time: time)
     }
 
