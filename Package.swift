@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
 
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
@@ -31,6 +32,9 @@ let package = Package(
         // MARK: The contract: topics, command, event, health and service names, JSON values (pure)
         // A leaf: every module that speaks or reads the wire agrees through it.
         .target(name: "Contract"),
+
+        // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
+        .target(name: "Vibration", dependencies: ["CFFTW"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
@@ -94,6 +98,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: ["Contract", "HomeAssistant", "PlumbDomain", "Settings"]),
         .testTarget(name: "AccelerometerTests", dependencies: [

@@ -21,6 +21,7 @@ declare -A check=(
   [libmosquitto-dev]="pkg-config --exists libmosquitto"
   [libyaml-dev]="pkg-config --exists yaml-0.1"
   [libsystemd-dev]="pkg-config --exists libsystemd"
+  [libfftw3-dev]="pkg-config --exists fftw3"
   [mosquitto]="command -v mosquitto || test -x /usr/sbin/mosquitto"
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"

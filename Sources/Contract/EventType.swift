@@ -38,4 +38,12 @@ public enum EventType: String, Sendable, CaseIterable {
     /// The result of the `selftest` command: `passed` and the per-axis figures of
     /// `plumb selftest --json`, or `passed: null` and `error` when it could not run.
     case selftest
+    /// The machine started running: its vibration stayed above `running_threshold` for
+    /// `running_start_s`; details the figure compared and the threshold.
+    case runningStarted = "running_started"
+    /// The machine stopped: its vibration stayed below the threshold (less the hysteresis) for
+    /// `running_stop_s`; details `duration_s`, how long it ran.
+    case runningStopped = "running_stopped"
+    /// The ISO 10816 zone changed; details `zone`, `previous_zone`, `velocity_rms_mm_s`.
+    case zoneChanged = "zone_changed"
 }

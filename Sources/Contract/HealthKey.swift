@@ -17,6 +17,8 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case queuedEvents = "queued_events"
     /// Events dropped because the queue was full.
     case droppedEvents = "dropped_events"
+    /// Vibration analysis windows completed since start (0 while `vibration` is off).
+    case analysisWindows = "analysis_windows"
     /// The agent's version.
     case version
 }

@@ -29,6 +29,10 @@ public struct Topics: Sendable, Hashable {
     /// `P/health`: counters as JSON, retained, every 60 s.
     public var health: String { prefix + "/health" }
 
+    /// `P/vibration`: the vibration figures of the latest analysis window as JSON, retained
+    /// (``VibrationKey`` names its keys).
+    public var vibration: String { prefix + "/vibration" }
+
     /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
     public var bubble: String { prefix + "/bubble" }
     /// `P/request/+`: ruler-service requests, one per ``RulerServiceName``.

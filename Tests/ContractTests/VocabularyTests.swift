@@ -18,6 +18,7 @@ struct VocabularyTests {
             "level_entered", "level_left", "alarm_raised", "alarm_cleared", "sensor_fault", "sensor_recovered",
             "config_applied", "config_rejected", "zeroed", "zero_rejected", "calibration_progress",
             "calibration_applied", "calibration_rejected", "calibration_cleared", "selftest",
+            "running_started", "running_stopped", "zone_changed",
         ])
     }
 
@@ -30,8 +31,16 @@ struct VocabularyTests {
     @Test func healthKeysKeepTheirWireNames() {
         #expect(HealthKey.allCases.map(\.rawValue) == [
             "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "reconnects", "queued_events",
-            "dropped_events", "version",
+            "dropped_events", "analysis_windows", "version",
         ])
+    }
+
+    @Test func vibrationKeysKeepTheirWireNames() {
+        #expect(VibrationKey.allCases.map(\.rawValue) == [
+            "velocity_rms_mm_s", "acceleration_rms_g", "peak_g", "crest_factor", "dominant_hz", "axes", "band_hz",
+            "zone", "vibration_class", "running", "window_s", "rate_hz",
+        ])
+        #expect(Topics(baseTopic: "plumb", deviceID: "d").vibration == "plumb/d/vibration")
     }
 
     @Test func rulerServicesKeepTheirWireNames() {
