@@ -112,7 +112,7 @@ public struct VibrationSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The spec as it parses back: `z:4.5@50,x:1@120`.
     public var description: String {
-        tones.map { "\($0.axis.rawValue):\(Self.plain($0.velocityRMS))@\(Self.plain($0.frequency))" }
+        tones.map { "\($0.axis.rawValue):\($0.velocityRMS.plainText)@\($0.frequency.plainText)" }
             .joined(separator: ",")
     }
 
@@ -139,11 +139,6 @@ public struct VibrationSpec: Sendable, Hashable, CustomStringConvertible {
             throw fail(.badFrequency(frequencyText))
         }
         return VibrationTone(axis: axis, velocityRMS: velocity, frequency: frequency)
-    }
-
-    /// A number as people write it: `50`, `4.5`.
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 
@@ -181,8 +176,8 @@ public struct VibrationSpecError: Error, Sendable, Hashable, CustomStringConvert
     static let example = "z:4.5@50,x:1@120"
 
     public var description: String {
-        let velocityLimit = VibrationSpec.plain(VibrationTone.maxVelocityRMS)
-        let frequencyLimit = VibrationSpec.plain(VibrationTone.maxFrequency)
+        let velocityLimit = VibrationTone.maxVelocityRMS.plainText
+        let frequencyLimit = VibrationTone.maxFrequency.plainText
         let what: String = switch problem {
         case .empty:
             "is empty; give tones AXIS:VELOCITY@FREQUENCY (mm/s RMS at Hz), e.g. \(Self.example)"
@@ -199,7 +194,7 @@ public struct VibrationSpecError: Error, Sendable, Hashable, CustomStringConvert
         case .badFrequency(let text):
             "has frequency '\(text)'; give Hz above 0 and at most \(frequencyLimit), e.g. z:4.5@50"
         case .repeated(let axis, let frequency):
-            "repeats \(axis.rawValue) at \(VibrationSpec.plain(frequency)) Hz; give that axis and frequency once,"
+            "repeats \(axis.rawValue) at \(frequency.plainText) Hz; give that axis and frequency once,"
                 + " with the total velocity"
         }
         guard let tone else { return "the spec \(what)." }
