@@ -5,12 +5,16 @@ import Vibration
 
 extension Discovery {
     /// Seconds after which the entities fed by `P/vibration` read unavailable:
-    /// `ceil(2 × vibration_interval_s + 10)`, as ``stateExpiryS(heartbeatS:)`` is for `P/state`.
-    /// The agent publishes `P/vibration` at least every `vibration_interval_s` while vibration is
-    /// on, so this catches an analysis that stopped while the agent stays online. 30 s with the
-    /// default 10 s.
-    public static func vibrationExpiryS(intervalS: Double) -> Int {
-        expiryS(periodS: intervalS)
+    /// `ceil(2 × (heartbeat_s + vibration_window_s) + 10)`, as ``stateExpiryS(heartbeatS:)`` is
+    /// for `P/state`.
+    ///
+    /// While vibration is on, the agent publishes `P/vibration` at least every `heartbeat_s`
+    /// (`VibrationPublishPolicy`: a steady machine gets only heartbeats, `vibration_interval_s`
+    /// only limits how often movement publishes), decided at the end of a window, so one can
+    /// come up to a window late. Two such gaps tolerate one lost message; this catches an
+    /// analysis that stopped while the agent stays online. 72 s with the defaults.
+    public static func vibrationExpiryS(heartbeatS: Double, windowS: Double) -> Int {
+        expiryS(periodS: heartbeatS + windowS)
     }
 
     /// The zone sensor's options: every ``SeverityZone``, `A` to `D`, as `P/vibration` writes it.
@@ -41,7 +45,7 @@ extension Discovery {
     /// config), so a user who never wants vibration sees none of them.
     static func vibrationReadings(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
         guard settings.isVibrationEnabled else { return [] }
-        let expiry = JSONValue.integer(vibrationExpiryS(intervalS: settings.vibrationIntervalS))
+        let expiry = JSONValue.integer(vibrationExpiryS(heartbeatS: settings.heartbeatS, windowS: settings.vibrationWindowS))
         func reading(_ objectID: String, _ name: String, _ key: VibrationKey,
                      _ extra: [String: JSONValue]) -> DiscoveryEntity {
             var options: [String: JSONValue] = [

@@ -52,7 +52,7 @@ public enum Discovery {
     /// `settings` gives the device name (`name`), the angle unit (unit and display precision of
     /// the angle sensors), the mount (the mount select's options), the heartbeat (the state
     /// sensors' `expire_after`), `vibration` (whether the vibration entities exist) and
-    /// `vibration_interval_s` (their `expire_after`); the number entities' bounds come from
+    /// `vibration_window_s` (with the heartbeat, their `expire_after`); the number entities' bounds come from
     /// `LiveSettings.rules`. So when a setting changes some payloads change, and a caller that
     /// compares bytes republishes exactly those.
     ///

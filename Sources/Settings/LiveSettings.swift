@@ -45,8 +45,8 @@ public struct LiveSettings: Sendable, Equatable {
     public package(set) var publishDeadbandDeg: Double = 0.05
     /// Seconds between state messages caused by movement.
     public package(set) var minIntervalS: Double = 0.5
-    /// Seconds after which a state message is sent even without movement. At least
-    /// ``minIntervalS``.
+    /// Seconds after which a state message, and a `P/vibration` message while vibration is on,
+    /// is sent even without movement. At least ``minIntervalS``.
     public package(set) var heartbeatS: Double = 30
     /// Whether the vibration analysis runs (`vibration`). Off, there is no `P/vibration` and no
     /// vibration entity in Home Assistant.
@@ -61,8 +61,10 @@ public struct LiveSettings: Sendable, Equatable {
     /// still puts five cycles of the band's 10 Hz edge in a window. 10 s (32 000 samples per axis
     /// at 3200 Hz) bounds the memory and the FFTs' size.
     public package(set) var vibrationWindowS: Double = 1
-    /// Seconds between `P/vibration` messages (`vibration_interval_s`), at least
-    /// ``vibrationWindowS``: a message sums up at least one whole window.
+    /// Seconds between `P/vibration` messages caused by the figures moving beyond the deadband
+    /// (`vibration_interval_s`), at least ``vibrationWindowS``: a message sums up at least one
+    /// whole window. A zone or running change is published at once, a steady machine every
+    /// ``heartbeatS``.
     public package(set) var vibrationIntervalS: Double = 10
     /// The machine group whose ISO 10816 zone boundaries judge the velocity (`vibration_class`).
     public package(set) var vibrationClass: MachineClass = .default

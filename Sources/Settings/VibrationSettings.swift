@@ -5,7 +5,7 @@ import Vibration
 /// a change that touches none of these leaves the analysis alone.
 ///
 /// Always valid, like the settings it comes from: `windowS` is 0.5 to 10 s, `intervalS` at
-/// least `windowS`, the running figures within their rules.
+/// least `windowS`, `heartbeatS` 1 to 86400 s, the running figures within their rules.
 public struct VibrationSettings: Sendable, Equatable {
     /// `vibration`: false means no analysis, no `P/vibration` and no vibration entities.
     public let isEnabled: Bool
@@ -13,11 +13,15 @@ public struct VibrationSettings: Sendable, Equatable {
     public let rateHz: Double
     /// `vibration_window_s`: seconds of samples per analysis window.
     public let windowS: Double
-    /// `vibration_interval_s`: `P/vibration` is published at least this often, in seconds, and
-    /// at once when the zone or the running state changes. Home Assistant's vibration entities
-    /// expire after `ceil(2 × intervalS + 10)` seconds without one (HomeAssistant's
-    /// `Discovery.vibrationExpiryS`), so the publisher must keep to it.
+    /// `vibration_interval_s`: seconds between `P/vibration` messages caused by the figures
+    /// moving (`VibrationPublishPolicy`'s interval). A zone or running change is published at
+    /// once, and a steady machine every ``heartbeatS``.
     public let intervalS: Double
+    /// `heartbeat_s`: `P/vibration` is published at least this often, in seconds
+    /// (`VibrationPublishPolicy`'s heartbeat). Home Assistant's vibration entities expire after
+    /// `ceil(2 × (heartbeatS + windowS) + 10)` seconds without one (HomeAssistant's
+    /// `Discovery.vibrationExpiryS`), so the publisher must keep to it.
+    public let heartbeatS: Double
     /// `vibration_class`: the machine group whose zone boundaries judge the velocity.
     public let machineClass: MachineClass
     /// `running_threshold`, `running_hysteresis`, `running_start_s`, `running_stop_s`.
@@ -25,12 +29,13 @@ public struct VibrationSettings: Sendable, Equatable {
 
     /// The settings as given, which callers have validated; ``LiveSettings/vibration`` is how the
     /// agent gets them.
-    package init(isEnabled: Bool, rateHz: Double, windowS: Double, intervalS: Double, machineClass: MachineClass,
-                running: RunningSettings) {
+    package init(isEnabled: Bool, rateHz: Double, windowS: Double, intervalS: Double, heartbeatS: Double,
+                 machineClass: MachineClass, running: RunningSettings) {
         self.isEnabled = isEnabled
         self.rateHz = rateHz
         self.windowS = windowS
         self.intervalS = intervalS
+        self.heartbeatS = heartbeatS
         self.machineClass = machineClass
         self.running = running
     }
@@ -86,7 +91,7 @@ extension LiveSettings {
     public var vibration: VibrationSettings {
         VibrationSettings(
             isEnabled: isVibrationEnabled, rateHz: sampleRateHz, windowS: vibrationWindowS,
-            intervalS: vibrationIntervalS, machineClass: vibrationClass,
+            intervalS: vibrationIntervalS, heartbeatS: heartbeatS, machineClass: vibrationClass,
             running: RunningSettings(threshold: runningThreshold, hysteresis: runningHysteresis,
                                      startS: runningStartS, stopS: runningStopS)
         )

@@ -153,12 +153,13 @@ struct DiscoveryTests {
         #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["tilt_deg", "roll_deg", "pitch_deg"])
         #expect(changed(base, try Fixture.settings(#"{"mount":"upright"}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"mount":"y,x,-z"}"#)) == ["mount"])
-        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#)) == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"])
-        #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
         let vibrationFed = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
-        #expect(changed(base, try Fixture.settings(#"{"vibration_interval_s":60}"#)) == vibrationFed)
+        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#))
+            == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"] + vibrationFed)
+        #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
+        #expect(changed(base, try Fixture.settings(#"{"vibration_window_s":5}"#)) == vibrationFed)
         for unchanged in [#"{"vibration_class":"class_iii"}"#, #"{"running_threshold":"0.05 g"}"#,
-                          #"{"vibration_window_s":5}"#, #"{"running_stop_s":600}"#, #"{"filter":"mean"}"#] {
+                          #"{"vibration_interval_s":60}"#, #"{"running_stop_s":600}"#, #"{"filter":"mean"}"#] {
             #expect(changed(base, try Fixture.settings(unchanged)) == [], "\(unchanged)")
         }
         #expect(changed(base, try Fixture.settings(#"{"name":"Mill"}"#)).count == Self.expected.count)

@@ -207,7 +207,7 @@ struct EntityTests {
             #expect(entity.string("state_class") == row.stateClass, "\(row.id)")
             // Readings, not diagnostics: they belong on the device's main card.
             #expect(entity["entity_category"] == nil)
-            #expect(entity.number("expire_after") == 30, "2 × the 10 s interval + 10")
+            #expect(entity.number("expire_after") == 72, "2 × (the 30 s heartbeat + the 1 s window) + 10")
         }
         #expect(try entities.entity("velocity_rms").string("value_template") == "{{ value_json.velocity_rms_mm_s }}")
         let zone = try entities.entity("vibration_zone")
@@ -226,18 +226,21 @@ struct EntityTests {
             == "{% if value_json.running is none %}None{% elif value_json.running is sameas true %}ON"
             + "{% elif value_json.running is sameas false %}OFF{% endif %}")
         #expect(running.string("value_template")?.contains("value_json.\(VibrationKey.running.rawValue) ") == true)
-        #expect(running.number("expire_after") == 30)
+        #expect(running.number("expire_after") == 72)
     }
 
-    @Test("The vibration entities expire after ceil(2 × vibration_interval_s + 10) seconds")
+    @Test("The vibration entities expire after ceil(2 × (heartbeat_s + vibration_window_s) + 10) seconds")
     func vibrationExpiry() throws {
-        #expect(Discovery.vibrationExpiryS(intervalS: 10) == 30)
-        #expect(Discovery.vibrationExpiryS(intervalS: 0.5) == 11)
-        #expect(Discovery.vibrationExpiryS(intervalS: 3600) == 7210)
-        let entities = try Fixture.entities(settings: Fixture.settings(#"{"vibration_interval_s": 2.5}"#))
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 30, windowS: 1) == 72)
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 1, windowS: 0.5) == 13)
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 86_400, windowS: 10) == 172_830)
+        let entities = try Fixture.entities(settings: Fixture.settings(#"{"heartbeat_s": 2.4, "min_interval_s": 0.5, "vibration_window_s": 0.6}"#))
         for id in ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"] {
-            #expect(try entities.entity(id).number("expire_after") == 15, "\(id)")
+            #expect(try entities.entity(id).number("expire_after") == 16, "\(id)")
         }
+        // The interval only limits how often movement publishes: a steady machine publishes every heartbeat.
+        let slow = try Fixture.entities(settings: Fixture.settings(#"{"vibration_interval_s": 3600}"#))
+        #expect(try slow.entity("velocity_rms").number("expire_after") == 72)
     }
 
     @Test("The filter and vibration class selects offer every value the settings accept")
