@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Contract"),
 
         // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
-        .target(name: "Vibration", dependencies: ["CFFTW"]),
+        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
@@ -88,7 +88,7 @@ let package = Package(
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync",
+            "PlumbSync", "Vibration",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -99,7 +99,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
-        .testTarget(name: "VibrationTests", dependencies: ["Vibration"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
             "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
