@@ -72,7 +72,7 @@ let package = Package(
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 
         // MARK: Command line
