@@ -40,7 +40,7 @@ public actor AgentCore {
     var calibrationRecord: CalibrationRecord?
 
     // The sensor
-    /// Every reading's road from raw block to angles, level and alarm.
+    /// Every reading's road from raw samples to angles, level and alarm.
     var pipeline: LevelPipeline
     var sensorOK = false
     var sensorFaultMessage: String?
@@ -131,18 +131,20 @@ public actor AgentCore {
             health.restartRateMeasurement()
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
-        case .reading(let reading, let statistics):
+        case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
-            ingest(reading)
+            ingest(batch)
         }
     }
 
-    func ingest(_ block: SampleBlock) {
-        var block = block
+    /// Measures one batch of raw samples. Re-stamping its time copies no sample: the array stays
+    /// the one the sampler made.
+    func ingest(_ batch: SampleBatch) {
+        var batch = batch
         // Dwell and a reading's age are measured on the agent's clock, like everything it times.
-        block.time = clock()
+        batch.time = clock()
         let levelWasKnown = pipeline.isLevel != nil
-        guard let measurement = pipeline.add(block) else { return }
+        guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
         reversal.noteReading(stable: measurement.isStable)
         for change in measurement.events {
@@ -153,7 +155,7 @@ public actor AgentCore {
         if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
             publishLevel()
         }
-        if let reason = state.reason(for: measurement, at: block.time) { publishState(reason: reason) }
+        if let reason = state.reason(for: measurement, at: batch.time) { publishState(reason: reason) }
     }
 
     /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
