@@ -21,7 +21,7 @@ public enum Stillness: Hashable, Sendable {
 /// - the spread of all its samples (``BlockWindow/noise``: vibration, handling) within
 ///   ``noiseFactor`` × the expected noise of a sample, and
 /// - the scatter of its block means (``BlockWindow/meanScatter``: a tilt that moves) within
-///   ``noiseFactor`` × the expected noise of a block mean, expected / √n for blocks of n.
+///   ``noiseFactor`` × the expected noise of a block mean (expected / √n for raw blocks of n).
 ///
 /// A still sensor passes both with a wide margin; a tilt moving steadily through a whole window
 /// fails the second from about half a degree a second (100 Hz, blocks of 10 samples, a 1 s
@@ -45,7 +45,7 @@ public enum Stillness: Hashable, Sendable {
 /// became stable (the anchor), so a creep too slow to show within one window still ends the hold
 /// once it has gone as far as two block means may differ under the looser limit.
 ///
-/// A step (``isStep(to:noise:from:)``) restarts the window, so a moved sensor is
+/// A step (``isStep(to:noise:from:recent:)``) restarts the window, so a moved sensor is
 /// ``Stillness/moving`` for that block and ``Stillness/settling`` until the window has filled
 /// again.
 public struct Stability: Hashable, Sendable {
