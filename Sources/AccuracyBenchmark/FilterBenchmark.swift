@@ -29,7 +29,7 @@ public struct FilterBenchmark: Sendable {
         /// filling.
         public var warmUpSeconds = 5.0
         /// Steps of 1° per case for the settling figure, each at another point of a block.
-        public var settlingSteps = 5
+        public var settlingSteps = 9
         /// Seconds after each step that the reading must stay within the band; the settled
         /// reading is the mean of the last half of them.
         public var settlingHorizon = 6.0
