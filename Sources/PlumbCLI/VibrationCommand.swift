@@ -16,7 +16,7 @@ struct VibrationCommand: Subcommand {
                + "sustains; the velocity band reaches rate/2.56)."),
         .value("--window", "S", "Seconds of samples per window, 0.5–10 (default 1: 1 Hz frequency resolution)."),
         .value("--class", "CLASS", "The machine group the zone is judged by: \(MachineClass.list) (default class_i)."),
-        .value("--threshold", "T", "The running threshold: \"0.5 mm/s\" (default) or \"0.02 g\"; running is this window's\n"
+        .value("--threshold", "T", "The running threshold: \"1 mm/s\" (default) or \"0.02 g\"; running is this window's\n"
                + "figure above it, without the agent's dwells."),
         .value("--count", "N", "Windows to print, then exit (default 1)."),
         .flag("--watch", "Print a window every window's length until interrupted (Ctrl-C)."),

@@ -63,7 +63,7 @@ struct VibrationOverBrokerTests {
         try #require(stops.count >= 2 && !starts.isEmpty, "starts \(starts), stops \(stops)")
         let duration = try #require(stops[1]["duration_s"] as? Double)
         #expect(abs(duration - 4) < 0.5, "a 4 s run lasted \(duration) s")
-        #expect(starts[0]["threshold"] as? String == "0.5 mm/s")
+        #expect(starts[0]["threshold"] as? String == "1 mm/s")
         // The state follows: the last P/vibration says what the last event said.
         let states = observer.messages(on: p + "/vibration").compactMap(json).compactMap { $0["running"] as? Bool }
         #expect(states.contains(true) && states.contains(false))
