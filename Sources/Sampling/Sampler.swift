@@ -91,10 +91,10 @@ public final class Sampler {
             } else if now - lastProgress > silenceLimit {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
             }
-            let missing = wanted - (pending.count - pendingStart)
-            if missing > 0 {
-                let batch = min(missing, settings.watermark)
-                clock.sleep(seconds: Double(batch) * period)
+            if pending.count - pendingStart < wanted {
+                // A whole watermark even when fewer are missing: a drain costs a bus transaction
+                // however few it reads, and the surplus starts the next reading.
+                clock.sleep(seconds: Double(settings.watermark) * period)
             }
         }
         var average = GravityAverage()

@@ -74,6 +74,40 @@ public final class SimulatedADXL345: I2CBus {
         }
     }
 
+    /// As many runs as one Linux `I2C_RDWR` carries (42 messages, two per run), so that drivers
+    /// batch against the simulation exactly as against `/dev/i2c-N`.
+    public var maxRunsPerTransaction: Int { LinuxI2CBus.maxRunsPerCombinedTransaction }
+
+    /// Reads each run in order, up to ``maxRunsPerTransaction`` runs per transaction, each
+    /// transaction counted once in ``SimulatorStatistics/transactions``.
+    ///
+    /// Within a transaction every run is what it is on the wire, a register-address write and a
+    /// read, with the side effects of ``readRegisters(at:from:count:)``: each run touching the data
+    /// registers pops one FIFO entry when it ends, so a later run sees the next entry and the
+    /// lower FIFO_STATUS. The whole transaction happens at one instant of the clock: no sample
+    /// falls due between its runs (on a real bus about 0.2 ms pass per six-byte run at 400 kHz).
+    ///
+    /// - Throws: ``I2CError`` as for ``readRegisters(at:from:count:)``; a failed transaction has
+    ///   no effect, and the transactions before it keep theirs.
+    public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        var results: [[UInt8]] = []
+        results.reserveCapacity(runs.count)
+        var next = runs.startIndex
+        while next < runs.endIndex {
+            let group = runs[next..<min(runs.endIndex, next + maxRunsPerTransaction)]
+            let operation = "read of \(group.count) register runs from \(hexByte(group.first!.register))"
+            results += try transaction(at: address, operation: operation) { (state) throws(I2CError) in
+                if let bad = group.first(where: { $0.count <= 0 || $0.count > 8192 }) {
+                    throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
+                                   operation: "read of \(bad.count) bytes")
+                }
+                return group.map { state.read(from: $0.register, count: $0.count) }
+            }
+            next += group.count
+        }
+        return results
+    }
+
     /// Writes one register in one transaction.
     ///
     /// Acknowledged writes are appended to ``writeLog`` whatever the register; reserved and
