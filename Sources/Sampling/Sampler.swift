@@ -46,6 +46,8 @@ public final class Sampler {
 
     private var pending: [Vector3] = []
     private var pendingStart = 0
+    /// When the chip was last drained: the next drain waits for a watermark's worth since.
+    private var lastDrain = -Double.infinity
 
     public init(chip: any Accelerometer, clock: any PacingClock = MonotonicPacingClock()) {
         self.chip = chip
@@ -60,6 +62,7 @@ public final class Sampler {
         self.settings = settings
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
+        lastDrain = -.infinity
         // The first sample arrives about one period plus 1.1 ms after Measure.
         clock.sleep(seconds: 1 / settings.rateHz + 0.0011)
         return settings
@@ -79,8 +82,12 @@ public final class Sampler {
         let silenceLimit = max(0.5, Double(settings.bufferCapacity) * period * 3)
         var lastProgress = clock.now()
         while pending.count - pendingStart < wanted {
+            // A whole watermark since the last drain, even when fewer are missing or the last
+            // reading ended moments ago: a drain costs a bus transaction however few it reads.
+            clock.sleep(seconds: lastDrain + Double(settings.watermark) * period - clock.now())
             let before = pending.count
             let report = try chip.drain(into: &pending)
+            lastDrain = clock.now()
             statistics.wakeUps += 1
             statistics.samples += report.count
             statistics.clipped += report.clipped
@@ -90,11 +97,6 @@ public final class Sampler {
                 lastProgress = now
             } else if now - lastProgress > silenceLimit {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
-            }
-            if pending.count - pendingStart < wanted {
-                // A whole watermark even when fewer are missing: a drain costs a bus transaction
-                // however few it reads, and the surplus starts the next reading.
-                clock.sleep(seconds: Double(settings.watermark) * period)
             }
         }
         var average = GravityAverage()
