@@ -9,11 +9,12 @@ struct FIFODrainState: Sendable {
 }
 
 extension ADXL345 {
-    /// The watermark at 200 Hz and above: one transaction's worth of carried-proof entries (19)
-    /// less one spare.
-    static let highRateWatermark = 18
+    /// The watermark at 200 Hz and above: a drain that begins without a transaction of its own
+    /// for FIFO_STATUS reads up to 19 entries in its one transaction, so 17 fit with two to spare
+    /// for a late wake-up, and cost one ioctl per 17 samples.
+    static let highRateWatermark = 17
 
-    /// A drain's batches: INT_SOURCE, the entries and FIFO_STATUS need three runs at least.
+    /// A drain's batches: FIFO_STATUS, the entries and FIFO_STATUS again need three runs at least.
     static let minimumRunsForBatching = 3
 
     /// At most this many entries are left in the FIFO for the next drain rather than read with
@@ -23,9 +24,16 @@ extension ADXL345 {
         min(8, watermark / 2)
     }
 
+    /// One FIFO entry: a six-byte burst of DATAX0…DATAZ1.
+    ///
+    /// The datasheet asks for 5 µs between the end of one read of the data registers and the next
+    /// read of them or of FIFO_STATUS, for the FIFO to pop. Runs in one I2C_RDWR are messages of
+    /// one transaction, and each run begins with a repeated start, the address byte and the
+    /// register byte, about 20 SCL periods before its first data byte: 50 µs at 400 kHz (the
+    /// ADXL345's fastest mode), 20 µs even at 1 MHz Fast-mode Plus. So the spacing holds inside a
+    /// batch as it does between transactions.
     private static let entryRun = RegisterRun(register: ADXL345Register.dataX0, count: ADXL345Register.sampleByteCount)
     private static let statusRun = RegisterRun(register: ADXL345Register.fifoStatus, count: 1)
-    private static let interruptRun = RegisterRun(register: ADXL345Register.intSource, count: 1)
 
     /// Reads the FIFO's entries, oldest first, in as few bus transactions as can be proven safe.
     ///
@@ -35,14 +43,15 @@ extension ADXL345 {
     ///
     /// Where several reads share a transaction, a drain reads its entries in batches of up to 20,
     /// one transaction each, and ends every batch with a read of FIFO_STATUS: the entries left
-    /// after the batch. That count proves at least as many entries for the next batch, or for the
-    /// next drain, which then needs no status read of its own: once the chip's rate is measured
-    /// (from those same counts, over a quarter of a second), a drain's first batch reads the
-    /// count carried over plus the arrivals since that are certain at nine tenths of the measured
-    /// rate, minus one. The one spare means the batch's trailing FIFO_STATUS must be at least 1;
-    /// a 0 there contradicts the proof (the chip reset or stopped), and the batch is discarded
-    /// whole, never decoded. Such a batch also reads INT_SOURCE first, whose OVERRUN bit says
-    /// whether the FIFO filled since the previous drain. A drain leaves at most
+    /// after the batch. That count proves as many entries for the next batch. The first drains
+    /// read FIFO_STATUS in a transaction of its own first; once the chip's rate is measured (from
+    /// those same counts, over a quarter of a second) a drain needs no such transaction: its one
+    /// transaction reads FIFO_STATUS, then as many entries as the previous drain's trailing count
+    /// and the arrivals certain since at 95 % of the measured rate add up to, then FIFO_STATUS.
+    /// Only the entries that leading FIFO_STATUS showed are accepted: read in the same transaction,
+    /// just before them, it proves each, whatever the rate does. Should it show fewer than were
+    /// read (the chip reset or stopped), the reads past it are discarded undecoded, counted, and
+    /// the next drains read their status first again. A drain leaves at most
     /// ``carryLimit(watermark:)`` entries for the next one, so one transaction per drain reads
     /// about a watermark's worth of samples, a few behind the newest.
     ///
@@ -102,28 +111,34 @@ extension ADXL345 {
         var mustRead: Bool
 
         // In stream mode the rate keeps filling the FIFO; in FIFO mode it stops at full, in bypass
-        // the FIFO is off: there only a status read proves anything.
+        // the FIFO is off: there a drain reads its status first.
         if configuration.fifoMode == .stream,
-           let held = state.ledger.provenEntries(at: clock.now()), held > 1 {
+           let held = state.ledger.provenEntries(at: clock.now()), held > 0 {
             state.statistics.carriedDrains += 1
-            // `held` entries are there (see FIFOLedger); reading one fewer means FIFO_STATUS
-            // must still show one at least afterwards, so a 0 proves the premise wrong.
-            let count = min(held - 1, runsPerTransaction - 2)
-            let runs = [Self.interruptRun] + Array(repeating: Self.entryRun, count: count) + [Self.statusRun]
+            let count = min(held, runsPerTransaction - 2)
+            let runs = [Self.statusRun] + Array(repeating: Self.entryRun, count: count) + [Self.statusRun]
             let begin = clock.now()
             let bytes = try readRuns(runs)
-            let status = FIFOLedger.StatusRead(entries: Self.entries(bytes[bytes.count - 1][0]), begin: begin, end: clock.now())
+            let end = clock.now()
+            let leading = FIFOLedger.StatusRead(entries: Self.entries(bytes[0][0]), begin: begin, end: end)
+            let trailing = FIFOLedger.StatusRead(entries: Self.entries(bytes[bytes.count - 1][0]), begin: begin, end: end)
             reads += count
-            if status.entries < held - count {
-                discard(count, after: status, state: &state)
-            } else {
-                for entry in bytes[1...count] {
-                    accept(entry, format: format, into: &samples, report: &report)
-                }
-                report.overrun = bytes[0][0] & Interrupt.overrun != 0 || status.entries >= ADXL345Register.fifoCapacity
-                state.ledger.record(status, popped: count, overrun: report.overrun)
+            // Only our reads lower the count, so the entries FIFO_STATUS showed just before them are
+            // there for the first reads; a read past them may have found the FIFO empty, and shows
+            // the previous entry again.
+            let shown = min(count, leading.entries)
+            for entry in bytes[1..<1 + shown] {
+                accept(entry, format: format, into: &samples, report: &report)
             }
-            proven = status.entries
+            report.overrun = leading.entries >= ADXL345Register.fifoCapacity
+                || trailing.entries >= ADXL345Register.fifoCapacity
+            if shown < count {
+                discard(count - shown, after: trailing, state: &state)
+            } else {
+                state.ledger.record(leading, popped: 0, overrun: report.overrun)
+                state.ledger.record(trailing, popped: count, overrun: report.overrun)
+            }
+            proven = trailing.entries
             mustRead = false
         } else {
             state.statistics.statusFirstDrains += 1
@@ -141,13 +156,6 @@ extension ADXL345 {
         while proven > 0, reads < FIFOLedger.capacity, mustRead || proven > carryLimit {
             mustRead = false
             // Entries proven by the status just read, and a status read to close the batch.
-            //
-            // The datasheet asks for 5 µs between the end of one read of the data registers and the
-            // next read of them or of FIFO_STATUS, for the FIFO to pop. Inside one I2C_RDWR every
-            // run begins with a repeated start, the address byte and the register byte, about 20
-            // SCL periods before the next data byte moves: 50 µs at 400 kHz (the ADXL345's fastest
-            // mode), 20 µs even at 1 MHz Fast-mode Plus, so the spacing holds within a transaction
-            // as it does between them.
             let count = min(proven, runsPerTransaction - 1, FIFOLedger.capacity - reads)
             let runs = Array(repeating: Self.entryRun, count: count) + [Self.statusRun]
             let begin = clock.now()
@@ -170,8 +178,8 @@ extension ADXL345 {
         return report
     }
 
-    /// Drops a batch whose proof failed: none of its entries is decoded, the ledger keeps only
-    /// the status just read, and the rate must be measured again before a drain trusts it.
+    /// Drops the reads of a batch that no status read proves: none is decoded, the ledger keeps
+    /// only the status just read, and the rate must be measured again before a drain trusts it.
     private func discard(_ count: Int, after status: FIFOLedger.StatusRead, state: inout FIFODrainState) {
         state.statistics.discardedBatches += 1
         state.statistics.discardedEntries += count

@@ -64,10 +64,10 @@ public final class ADXL345: Accelerometer {
         var configuration = ADXL345Configuration()
         configuration.range = range
         configuration.rate = rate
-        // Drain at about 10 Hz, and every 18 samples at 200 Hz and above: a drain whose entries
-        // are proven in advance reads up to 19 in one transaction (see drain(into:)), so 18 costs
-        // one I2C_RDWR per 18 samples with one to spare; the FIFO then holds at most 18 plus the
-        // few a drain leaves (≤ 8), well short of its 33.
+        // Drain at about 10 Hz, and every 17 samples at 200 Hz and above: once the rate is
+        // measured a drain reads up to 19 entries in its one transaction (see drain(into:)), so 17
+        // cost one I2C_RDWR per 17 samples with two to spare; the FIFO then holds 17 and the two
+        // or three a drain leaves, 14 short of its 33 (17 ms at 800 Hz).
         configuration.watermark = max(1, min(Self.highRateWatermark, Int(rate.hertz / 10)))
         try configure(configuration)
         return settings(for: configuration)

@@ -4,15 +4,17 @@
 /// The proof rests on one property of the chip: the number of entries it holds only falls when
 /// the data registers are read. In stream mode a full FIFO drops its oldest entry for each new
 /// one, so the count stays at the top; in FIFO mode it stops collecting. A chip that resets or
-/// goes to standby breaks the property, and a drain checks for that (see `ADXL345+Draining`).
+/// goes to standby breaks the property; a drain reads FIFO_STATUS in the same transaction as its
+/// entries, so it never depends on it (see `ADXL345+Draining`).
 ///
 /// Pure arithmetic on clock readings, so the bounds can be checked without a bus.
 struct FIFOLedger: Sendable, Hashable {
     /// Entries the chip can hold: 32 in the FIFO and one in the data registers.
     static let capacity = ADXL345Register.fifoCapacity + 1
     /// Arrivals are predicted at this fraction of the measured rate: the chip's oscillator does
-    /// not drift by a tenth, so a prediction at 0.9 never outruns it.
-    static let rateMargin = 0.9
+    /// not drift by a twentieth, so the prediction does not outrun it. (Were it to, a drain's
+    /// leading FIFO_STATUS would catch it: the prediction sizes a batch, it proves nothing.)
+    static let rateMargin = 0.95
     /// A rate is used only once measured over at least this long: at 100 Hz that is 25 arrivals,
     /// so the measurement's own one-arrival uncertainty is a few percent, inside the margin.
     static let minimumMeasuringSpan = 0.25
@@ -94,14 +96,37 @@ public struct FIFODrainStatistics: Sendable, Hashable {
     /// Of ``drains``, those that began with a FIFO_STATUS read of their own: nothing proven was
     /// carried over, the rate was not measured yet, or the bus takes one read per transaction.
     public var statusFirstDrains = 0
-    /// Of ``drains``, those whose first batch read entries proven by the previous drain's trailing
-    /// FIFO_STATUS and the measured rate, with no status read of its own.
+    /// Of ``drains``, those whose first transaction read FIFO_STATUS, entries and FIFO_STATUS
+    /// together, as many entries as the previous drain's trailing count and the measured rate
+    /// predicted.
     public var carriedDrains = 0
-    /// Batches whose trailing FIFO_STATUS contradicted their proof (the chip stopped or lost
-    /// entries, so a read may have found the FIFO empty): discarded whole, never decoded.
+    /// Batches in which more entries were read than a status read proved (the chip stopped, lost
+    /// entries or ran slower than predicted, so a read may have found the FIFO empty).
     public var discardedBatches = 0
-    /// Entry reads in ``discardedBatches``.
+    /// Entry reads of ``discardedBatches`` that no status read proved: discarded, never decoded.
     public var discardedEntries = 0
 
     public init() {}
+
+    /// The counts of both.
+    public static func + (a: Self, b: Self) -> Self {
+        var sum = a
+        sum.drains += b.drains
+        sum.statusFirstDrains += b.statusFirstDrains
+        sum.carriedDrains += b.carriedDrains
+        sum.discardedBatches += b.discardedBatches
+        sum.discardedEntries += b.discardedEntries
+        return sum
+    }
+
+    /// The counts between two readings of the statistics, `later - earlier`.
+    public static func - (later: Self, earlier: Self) -> Self {
+        var difference = later
+        difference.drains -= earlier.drains
+        difference.statusFirstDrains -= earlier.statusFirstDrains
+        difference.carriedDrains -= earlier.carriedDrains
+        difference.discardedBatches -= earlier.discardedBatches
+        difference.discardedEntries -= earlier.discardedEntries
+        return difference
+    }
 }
