@@ -89,7 +89,7 @@ struct FIFOBatchingBenchmark {
     private func codePathMicroseconds(rateHz: Double, batched: Bool) throws -> Double {
         let simulated = ManualSimulationClock()
         let chip = SimulatedADXL345(configuration: .init(), clock: simulated)
-        let driver = ADXL345(bus: batched ? chip : OneReadPerTransaction(chip), clock: simulated)
+        let driver = ADXL345(bus: batched ? chip : OneReadPerTransactionBus(chip), clock: simulated)
         let settings = try driver.start(SamplingRequest(rateHz: rateHz, rangeG: 16))
         let interval = Double(settings.watermark) / settings.rateHz
         var samples: [Vector3] = []
@@ -110,7 +110,7 @@ struct FIFOBatchingBenchmark {
     private func measure(rateHz: Double, batched: Bool, seconds: Double) throws -> Figures {
         let chip = SimulatedADXL345(configuration: .init(
             scene: .sweep(roll: .zero, pitch: .zero, amplitude: Angle(degrees: 2), period: 10)))
-        let bus: any I2CBus = batched ? chip : OneReadPerTransaction(chip)
+        let bus: any I2CBus = batched ? chip : OneReadPerTransactionBus(chip)
         let driver = ADXL345(bus: bus, clock: clock)
         let sampler = Sampler(chip: driver, clock: clock)
         let settings = try sampler.start(SamplingRequest(rateHz: rateHz, rangeG: 16))
@@ -134,25 +134,5 @@ struct FIFOBatchingBenchmark {
         return Figures(rateHz: settings.rateHz, batched: batched, samples: sampler.statistics.samples - samplesBefore,
                        transactions: simulated.transactions, cpuSeconds: cpu,
                        dropped: simulated.overwritten + simulated.lost, drains: drains)
-    }
-}
-
-/// The simulated chip behind a bus that carries one register read per transaction, as SMBus
-/// does: `readRegisterRuns` is the protocol's default, one transaction per run.
-private final class OneReadPerTransaction: I2CBus {
-    let base: SimulatedADXL345
-    var name: String { base.name }
-    var transferMode: I2CTransferMode { .smbusBlock }
-
-    init(_ base: SimulatedADXL345) {
-        self.base = base
-    }
-
-    func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        try base.readRegisters(at: address, from: register, count: count)
-    }
-
-    func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
-        try base.writeRegister(at: address, register, value: value)
     }
 }

@@ -95,7 +95,7 @@ public final class SimulatedADXL345: I2CBus {
         var next = runs.startIndex
         while next < runs.endIndex {
             let group = runs[next..<min(runs.endIndex, next + maxRunsPerTransaction)]
-            let operation = "read of \(group.count) register runs from \(hexByte(group.first!.register))"
+            let operation = "read of \(group.count) register runs from \(hexByte(group[group.startIndex].register))"
             results += try transaction(at: address, operation: operation) { (state) throws(I2CError) in
                 if let bad = group.first(where: { $0.count <= 0 || $0.count > 8192 }) {
                     throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
@@ -230,5 +230,29 @@ public final class SimulatedADXL345: I2CBus {
         case .none, .unplugged:
             return target == address ? nil : (.noAcknowledge, EREMOTEIO)
         }
+    }
+}
+
+/// A simulated chip behind a bus that carries one register read per transaction, as an SMBus
+/// adapter or the Pi 0–4's (one read message, last) does: ``I2CBus/readRegisterRuns(at:_:)`` is the
+/// protocol's default, one transaction per run, so a driver takes its unbatched path. For
+/// benchmarks and tests that compare it with batching.
+public final class OneReadPerTransactionBus: I2CBus {
+    /// The chip behind it.
+    public let chip: SimulatedADXL345
+    public var name: String { chip.name }
+    /// `.smbusBlock`: what such a bus would be on Linux.
+    public var transferMode: I2CTransferMode { .smbusBlock }
+
+    public init(_ chip: SimulatedADXL345) {
+        self.chip = chip
+    }
+
+    public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        try chip.readRegisters(at: address, from: register, count: count)
+    }
+
+    public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        try chip.writeRegister(at: address, register, value: value)
     }
 }

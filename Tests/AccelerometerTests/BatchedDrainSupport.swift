@@ -4,26 +4,6 @@ import PlumbDomain
 import PlumbSync
 import SimulatedADXL345
 
-/// The simulated chip behind a bus that carries one register read per transaction, as SMBus
-/// does: `readRegisterRuns` is the protocol's default, one transaction per run.
-final class OneReadPerTransactionBus: I2CBus {
-    let base: SimulatedADXL345
-    var name: String { base.name }
-    var transferMode: I2CTransferMode { .smbusBlock }
-
-    init(_ base: SimulatedADXL345) {
-        self.base = base
-    }
-
-    func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        try base.readRegisters(at: address, from: register, count: count)
-    }
-
-    func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
-        try base.writeRegister(at: address, register, value: value)
-    }
-}
-
 /// The simulated chip, with every `readRegisterRuns` call recorded, and optionally one call that
 /// carries only its first runs and then fails with EIO, as a transfer that breaks off mid-way.
 final class RecordingBus: I2CBus {
@@ -129,6 +109,25 @@ struct TwinRig {
     /// Every entry the twin holds, read one transaction each.
     func reference(into samples: inout [Vector3]) throws {
         _ = try twinDriver.drain(into: &samples)
+    }
+
+    /// `count` times: `interval` passes, then the driver drains into `samples`.
+    func drain(_ count: Int, every interval: Double, into samples: inout [Vector3]) throws {
+        for _ in 0..<count {
+            clock.advance(by: interval)
+            _ = try driver.drain(into: &samples)
+        }
+    }
+
+    /// `count` times: `interval` passes, then the driver drains into `samples` and the twin into
+    /// `reference`.
+    func drainBoth(_ count: Int, every interval: Double, into samples: inout [Vector3],
+                   reference: inout [Vector3]) throws {
+        for _ in 0..<count {
+            clock.advance(by: interval)
+            _ = try driver.drain(into: &samples)
+            try self.reference(into: &reference)
+        }
     }
 }
 

@@ -31,10 +31,7 @@ struct BatchedDrainTests {
         #expect(settings.watermark == 17)
         let period = Double(settings.watermark) / settings.rateHz
         var samples: [Vector3] = []
-        for _ in 0..<40 {  // 0.9 s: the rate is measured after a quarter of a second
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(40, every: period, into: &samples)  // 0.85 s: the rate is measured after 0.25 s
         let transactions = rig.chip.statistics.transactions
         let delivered = samples.count
         let drains = rig.driver.drainStatistics
@@ -64,10 +61,7 @@ struct BatchedDrainTests {
         let rig = TwinRig()
         let settings = try rig.start(hertz: 800)
         var samples: [Vector3] = []
-        for _ in 0..<20 {
-            rig.clock.advance(by: Double(settings.watermark) / settings.rateHz)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(20, every: Double(settings.watermark) / settings.rateHz, into: &samples)
         #expect(rig.driver.drainStatistics.carriedDrains > 0)
         rig.clock.advance(by: 0.1)  // 80 samples into 33 entries
         let before = rig.chip.statistics.transactions
@@ -130,11 +124,7 @@ struct BatchedDrainTests {
         let period = Double(settings.watermark) / settings.rateHz
         var batched: [Vector3] = []
         var reference: [Vector3] = []
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &batched)
-            try rig.reference(into: &reference)
-        }
+        try rig.drainBoth(30, every: period, into: &batched, reference: &reference)
         #expect(rig.driver.drainStatistics.carriedDrains > 0)
         // 8 ms on, with the driver believing 23 ms passed: it predicts about 17 entries where the
         // chip holds about 8, so its reads run the FIFO dry and the last ones repeat an entry.
@@ -150,11 +140,7 @@ struct BatchedDrainTests {
         #expect(statistics.discardedEntries > 0)
         // It starts over: status-first drains until the rate is measured again, then carried ones.
         let statusFirst = statistics.statusFirstDrains
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &batched)
-            try rig.reference(into: &reference)
-        }
+        try rig.drainBoth(30, every: period, into: &batched, reference: &reference)
         #expect(rig.driver.drainStatistics.statusFirstDrains > statusFirst)
         #expect(rig.driver.drainStatistics.carriedDrains > statistics.carriedDrains)
         #expect(rig.driver.drainStatistics.discardedBatches == 1)
@@ -170,10 +156,7 @@ struct BatchedDrainTests {
         let settings = try rig.start(hertz: 800)
         let period = Double(settings.watermark) / settings.rateHz
         var samples: [Vector3] = []
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(30, every: period, into: &samples)
         // Standby keeps the FIFO's few entries but makes no more.
         try rig.chip.writeRegister(at: rig.chip.address, ADXL345Register.powerCtl, value: 0)
         let held = Int(try rig.chip.readRegister(at: rig.chip.address, ADXL345Register.fifoStatus))
@@ -190,19 +173,13 @@ struct BatchedDrainTests {
         let settings = try rig.start(hertz: 800)
         let period = Double(settings.watermark) / settings.rateHz
         var samples: [Vector3] = []
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(30, every: period, into: &samples)
         // Power lost and back between two drains: the chip is in standby, its FIFO empty and its
         // data registers 0; the next drain predicts about 17 entries, and its leading FIFO_STATUS
         // reads 0.
         rig.chip.setFault(.unplugged(at: rig.clock.now() + 0.001, for: 0.005))
         let count = samples.count
-        for _ in 0..<10 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(10, every: period, into: &samples)
         #expect(samples.count == count)
         let zeros = samples.count(where: { $0 == .zero })
         #expect(zeros == 0)
@@ -218,11 +195,7 @@ struct BatchedDrainTests {
         let period = Double(settings.watermark) / settings.rateHz
         var batched: [Vector3] = []
         var reference: [Vector3] = []
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &batched)
-            try rig.reference(into: &reference)
-        }
+        try rig.drainBoth(30, every: period, into: &batched, reference: &reference)
         // The transfer breaks off after FIFO_STATUS and five entries, which the chip popped.
         rig.bus.breakNextBatch(after: 6)
         rig.clock.advance(by: period)
@@ -231,11 +204,7 @@ struct BatchedDrainTests {
         #expect(error?.busError?.code == .busError)
         try rig.reference(into: &reference)
         let statusFirst = rig.driver.drainStatistics.statusFirstDrains
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &batched)
-            try rig.reference(into: &reference)
-        }
+        try rig.drainBoth(30, every: period, into: &batched, reference: &reference)
         #expect(rig.driver.drainStatistics.statusFirstDrains > statusFirst, "nothing is trusted after the error")
         let inOrder = isSubsequence(batched, of: reference)
         #expect(inOrder, "every entry accepted is one the chip produced, in order")
@@ -248,10 +217,7 @@ struct BatchedDrainTests {
         let settings = try rig.start(hertz: 800)
         let period = Double(settings.watermark) / settings.rateHz
         var samples: [Vector3] = []
-        for _ in 0..<30 {
-            rig.clock.advance(by: period)
-            _ = try rig.driver.drain(into: &samples)
-        }
+        try rig.drain(30, every: period, into: &samples)
         rig.chip.setFault(.busError)
         rig.clock.advance(by: period)
         let error = #expect(throws: SensorError.self) { try rig.driver.drain(into: &samples) }
