@@ -30,8 +30,10 @@ public protocol Accelerometer: AnyObject, Sendable {
     /// Puts the chip in standby.
     func stop() throws(SensorError)
 
-    /// Reads every sample the chip has buffered, oldest first, appending gravity in g (device
-    /// frame) to `samples`. Never blocks waiting for data.
+    /// Reads the samples the chip has buffered, oldest first, appending gravity in g (device
+    /// frame) to `samples`. A driver may leave the few newest for the next drain where reading
+    /// them now would cost another bus transaction (the ADXL345 leaves at most 8). Never blocks
+    /// waiting for data.
     func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport
 
     /// Runs the chip's built-in self-test and restores the running configuration afterwards.
