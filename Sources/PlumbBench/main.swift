@@ -75,13 +75,15 @@ func benchmarkFIFO(seconds: Double) {
 
 // plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
 // targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
-// skips it.
+// skips it. `plumb-bench vibration` runs the vibration section alone.
 var arguments = Array(CommandLine.arguments.dropFirst())
+let vibrationOnly = arguments == ["vibration"]
+if vibrationOnly { arguments.removeFirst() }
 let accuracyOnly = arguments.first == "accuracy"
 if accuracyOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]")
+    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS] | plumb-bench vibration")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -93,6 +95,10 @@ let build = "debug build: figures are pessimistic, use `make bench`"
 let build = "release build"
 #endif
 print("plumb-bench (\(build); \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+if vibrationOnly {
+    benchmarkVibration()
+    exit(0)
+}
 if !accuracyOnly {
     benchmarkDecodeAndTilt()
     benchmarkFIFO(seconds: fifoSeconds)
@@ -102,4 +108,7 @@ if !accuracyOnly {
 }
 if chipCount > 0 {
     benchmarkAccuracy(chips: chipCount)
+}
+if !accuracyOnly {
+    benchmarkVibration()
 }

@@ -25,8 +25,8 @@ import PlumbDomain
 /// later samples by one period against the true time grid; a stream with many is broken, and
 /// its sensor should be reset.
 ///
-/// **Memory.** About 60 bytes per sample of window (the window kept, its residuals, FFTW's
-/// buffers and the spectra): 48 KB for the default 1 s at 800 Hz.
+/// **Memory.** About 100 bytes per sample of window (the window kept, its residuals, FFTW's
+/// buffers, the spectra and their scales): 80 KB for the default 1 s at 800 Hz.
 ///
 /// Not thread-safe, and not `Sendable`: it owns FFTW buffers that ``add(_:endingAt:)`` writes.
 /// One task (the agent's sampling actor) owns an analyzer; several analyzers may live on
@@ -37,7 +37,7 @@ public final class VibrationAnalyzer {
     public static let minimumWindowSeconds = 0.5
     /// The longest window.
     public static let maximumWindowSeconds = 60.0
-    /// The most samples in a window (about 4 MB of analysis), so a long window at a fast rate
+    /// The most samples in a window (about 7 MB of analysis), so a long window at a fast rate
     /// cannot exhaust a small board's memory.
     public static let maximumWindowSamples = 65_536
     /// How many ``SpectralPeak``s a figure lists at most, per axis and overall.
