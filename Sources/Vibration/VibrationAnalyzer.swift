@@ -125,13 +125,23 @@ public final class VibrationAnalyzer {
     ///   - time: The time of the last of them, seconds, on any monotonic clock; the others are
     ///     taken to be one period apart before it. Not finite: the chunk is skipped.
     public func add(_ samples: some Collection<Vector3>, endingAt time: Double) -> [VibrationFigures] {
+        // One non-generic loop over contiguous memory: this runs for every sample, and a generic
+        // one, unspecialized across modules, costs ten times as much.
+        if let completed = samples.withContiguousStorageIfAvailable({ add($0, endingAt: time) }) {
+            return completed
+        }
+        return Array(samples).withUnsafeBufferPointer { add($0, endingAt: time) }
+    }
+
+    private func add(_ samples: UnsafeBufferPointer<Vector3>, endingAt time: Double) -> [VibrationFigures] {
         guard time.isFinite else {
             skipped += samples.count
             return []
         }
         var completed: [VibrationFigures] = []
         let last = samples.count - 1
-        for (index, sample) in samples.enumerated() {
+        for index in samples.indices {
+            let sample = samples[index]
             guard Self.isGood(sample) else {
                 skipped += 1
                 continue
