@@ -12,12 +12,13 @@ import PlumbDomain
 /// chunk.
 ///
 /// **What is computed** is described on ``AxisFigures`` and ``VibrationFigures``: gravity
-/// (each axis's mean and linear trend over the window) removed; RMS, peak and crest factor in
-/// time over 0 to ODR/2; the spectrum by FFTW's real FFT (double) in a periodic Hann window
-/// with its power correction; velocity as A(f) / 2πf summed by Parseval over the band (10 Hz
-/// to min(1000 Hz, ODR / 2.56)), each bin by the share of its width inside the band; the
-/// dominant frequency as the strongest bin from 2 Hz up, refined by parabolic interpolation;
-/// and the strongest few peaks.
+/// (each axis's level and linear trend over the window, fitted by least squares weighted with
+/// the Hann window, so that the fit follows a slow tilt but not a tone) removed; RMS, peak and
+/// crest factor in time over 0 to ODR/2; the spectrum by FFTW's real FFT (double) in a periodic
+/// Hann window with its power correction; velocity as A(f) / 2πf summed by Parseval over the
+/// band (10 Hz to min(1000 Hz, ODR / 2.56)), each bin by the share of its width inside the
+/// band; the dominant frequency as the strongest bin from 2 Hz up, refined by parabolic
+/// interpolation; and the strongest few peaks.
 ///
 /// **Corrupt samples** (a non-finite component, or beyond ±1000 g, which no accelerometer
 /// reads) are skipped: the window fills with the next good samples, and the figures count what
@@ -29,8 +30,9 @@ import PlumbDomain
 /// buffers, the spectra and their scales): 80 KB for the default 1 s at 800 Hz.
 ///
 /// Not thread-safe, and not `Sendable`: it owns FFTW buffers that ``add(_:endingAt:)`` writes.
-/// One task (the agent's sampling actor) owns an analyzer; several analyzers may live on
-/// different threads at once (see ``RealFFT`` on FFTW's planner).
+/// One task (the agent's sampling actor) owns an analyzer; several analyzers may be made, used
+/// and released on different threads at once: FFTW's planner, which is not thread-safe, is made
+/// so with `fftw_make_planner_thread_safe()` before any plan.
 public final class VibrationAnalyzer {
     /// The shortest window: five cycles of 10 Hz, which puts the band's low edge at bin 5 or
     /// above, clear of what the mean and trend leave near DC.
@@ -53,7 +55,9 @@ public final class VibrationAnalyzer {
     public let windowSamples: Int
     /// Samples from one window's end to the next's: ``windowSamples`` unless overlapping.
     public let hopSamples: Int
-    /// Windows completed since the analyzer was made (for `health`'s `analysis_windows`).
+    /// Windows completed since the analyzer was made, overlapping ones included (with a hop of a
+    /// tenth of the window, every tenth is a disjoint window: count those for `health`'s
+    /// `analysis_windows` if it should count published windows).
     public private(set) var windowsCompleted = 0
 
     private let analysis: WindowAnalysis
