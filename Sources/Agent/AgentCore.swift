@@ -66,6 +66,15 @@ public actor AgentCore {
     /// `P/bubble`, the picture of the last state.
     var bubble = BubblePublisher()
 
+    // Vibration
+    /// Windows, figures, zone, running state and `P/vibration`; nil while `vibration` is off or
+    /// its settings cannot be analysed.
+    var vibration: VibrationMonitor?
+    /// Why the vibration analysis is off although `vibration` is on (a rate too slow); logged once.
+    var vibrationRefusal: String?
+    /// Windows analysed by monitors since replaced or stopped, for `analysis_windows`.
+    var analysisWindowsBefore = 0
+
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
 
@@ -95,6 +104,14 @@ public actor AgentCore {
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: record?.calibration ?? .identity),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
+        if settings.vibration.isEnabled {
+            do {
+                vibration = try VibrationMonitor(settings: settings.vibration)
+            } catch {
+                vibrationRefusal = "vibration analysis is off: \(error)"
+                log.warning("vibration analysis is off: \(error)")
+            }
+        }
     }
 
     // MARK: Readings
