@@ -27,24 +27,16 @@ protocol VibrationSource: AnyObject {
     var rateHz: Double { get }
     /// The source's time, seconds.
     var now: Double { get }
-    /// Whether it can play `tones` (a simulated chip has one scene at a time).
-    func canPlay(_ tones: [BenchTone]) -> Bool
     /// Makes the machine vibrate with `tones` from ``now`` on (none: still).
-    func play(_ tones: [BenchTone]) throws
+    func play(_ tones: [BenchTone])
     /// The samples of the next `seconds`, oldest first, and the time of the last.
     func read(seconds: Double) throws -> (samples: [Vector3], time: Double)
 }
 
 /// The simulated ADXL345 read through the real driver on a manual clock: exactly what `plumb`
 /// runs, FIFO and all, drained every 20 ms of simulated time (its 32 samples last 40 ms at
-/// 800 Hz).
-///
-/// **Where the simulator's vibration plugs in:** ``scene(for:)``. Today the simulator offers
-/// one vibrating scene, ``SimulatedScene/vibration(roll:pitch:amplitude:frequency:)``, the
-/// same tone on every axis a third of a cycle apart; so this source plays a single tone on
-/// every axis and leaves tones on one axis, and pairs of tones, to ``SyntheticChipSource``. When
-/// the simulator gains per-axis tones (`--sim-vibration z:4.5@50`), build that scene there and
-/// the sections using the synthetic source for those cases can use this one.
+/// 800 Hz). The tones are the simulator's machine vibration (`--sim-vibration`), set from the
+/// current clock time on; a tone on every axis is three tones of the same velocity.
 final class SimulatedChipSource: VibrationSource {
     let name = "simulated ADXL345 + driver"
     let rateHz: Double
@@ -66,21 +58,12 @@ final class SimulatedChipSource: VibrationSource {
 
     var now: Double { clock.now() }
 
-    /// The scene that plays `tones`, or nil when the simulator has none for them.
-    static func scene(for tones: [BenchTone]) -> SimulatedScene? {
-        switch tones.count {
-        case 0: return .level
-        case 1 where tones[0].axis == nil:
-            return .vibration(roll: .zero, pitch: .zero, amplitude: tones[0].amplitudeG, frequency: tones[0].frequency)
-        default: return nil
+    func play(_ tones: [BenchTone]) {
+        let machine = tones.flatMap { tone in
+            let axes: [VibrationTone.Axis] = tone.axis.map { [VibrationTone.Axis(rawValue: $0.rawValue)!] } ?? [.x, .y, .z]
+            return axes.map { VibrationTone(axis: $0, velocityRMS: tone.velocityRMS, frequency: tone.frequency) }
         }
-    }
-
-    func canPlay(_ tones: [BenchTone]) -> Bool { Self.scene(for: tones) != nil }
-
-    func play(_ tones: [BenchTone]) throws {
-        guard let scene = Self.scene(for: tones) else { throw BenchSourceError.unsupported(tones) }
-        chip.setScene(scene)
+        chip.setVibration(machine.isEmpty ? nil : MachineVibration(tones: machine))
     }
 
     func read(seconds: Double) throws -> (samples: [Vector3], time: Double) {
@@ -95,9 +78,10 @@ final class SimulatedChipSource: VibrationSource {
     }
 }
 
-/// A chip-like source made of formulas: gravity (0, 0, 1) plus the tones, with the ADXL345's
-/// noise (0.75 LSB rms on x and y, 1.1 LSB on z, at 100 Hz, growing as √(ODR / 100)) and its
-/// quantization (3.9 mg, full resolution) at the exact sample instants k / ODR.
+/// A chip-like source made of formulas, independent of the simulator, as a cross-check: gravity
+/// (0, 0, 1) plus the tones, with the ADXL345's noise (0.75 LSB rms on x and y, 1.1 LSB on z, at
+/// 100 Hz, growing as √(ODR / 100)) and its quantization (3.9 mg, full resolution) at the exact
+/// sample instants k / ODR.
 final class SyntheticChipSource: VibrationSource {
     let name = "synthetic ADXL345-like"
     let rateHz: Double
@@ -117,8 +101,6 @@ final class SyntheticChipSource: VibrationSource {
     }
 
     var now: Double { Double(nextSample - 1) / rateHz }
-
-    func canPlay(_ tones: [BenchTone]) -> Bool { true }
 
     func play(_ tones: [BenchTone]) { self.tones = tones }
 
@@ -147,18 +129,6 @@ final class SyntheticChipSource: VibrationSource {
 
     private static func quantized(_ g: Double) -> Double {
         (g / lsb).rounded() * lsb
-    }
-}
-
-enum BenchSourceError: Error, CustomStringConvertible {
-    case unsupported([BenchTone])
-
-    var description: String {
-        switch self {
-        case .unsupported(let tones):
-            let list = tones.map { "\($0.axis?.rawValue ?? "xyz"):\($0.velocityRMS)@\($0.frequency)" }.joined(separator: "+")
-            return "the simulated chip cannot play \(list) yet (one tone on every axis only)"
-        }
     }
 }
 
@@ -193,7 +163,7 @@ struct BenchPhase {
 /// each phase's start, handing each chunk and the time of its last sample to `chunk`.
 func play(_ phases: [BenchPhase], on source: any VibrationSource, chunk: ([Vector3], Double) -> Void) throws {
     for phase in phases {
-        try source.play(phase.tones)
+        source.play(phase.tones)
         let end = source.now + phase.seconds
         // Up to the last sample instant in the phase: a phase need not end on the sample grid.
         while source.now + 1 / source.rateHz <= end + 1e-9 {
