@@ -103,7 +103,7 @@ public final class BenchChip {
         var pipeline = LevelPipeline(settings: settings, zeroGravity: zero)
         var latest: Measurement?
         for _ in 0..<settings.windowBlocks {
-            latest = pipeline.add(try sampler.nextReading(averaging: samplesPerBlock))
+            latest = pipeline.add(try sampler.nextBatch(samples: samplesPerBlock))
         }
         guard let latest else { throw .noData(model: ADXL345.model, seconds: 0, bus: simulator.name) }
         return latest

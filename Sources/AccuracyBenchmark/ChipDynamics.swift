@@ -19,7 +19,7 @@ extension ChipBenchmark {
         for _ in 0..<windows {
             var latest: Measurement?
             for _ in 0..<settings.windowBlocks {
-                latest = pipeline.add(try sampler.nextReading(averaging: Self.samplesPerBlock))
+                latest = pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock))
             }
             guard let attitude = latest?.attitude else { continue }
             rolls.append(attitude.roll.degrees)
@@ -66,7 +66,7 @@ extension ChipBenchmark {
         let window = Double(settings.windowBlocks) * block
         // Two windows at 0° first, so the window is full and steady before the step.
         for _ in 0..<(2 * settings.windowBlocks) {
-            pipeline.add(try sampler.nextReading(averaging: Self.samplesPerBlock))
+            pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock))
         }
         // `square` is level during even periods and stepped during odd ones: with the period
         // set to the step's time, the first edge is the step and the next is far beyond the run.
@@ -74,7 +74,7 @@ extension ChipBenchmark {
         chip.simulator.setScene(.square(roll: .zero, pitch: .zero, step: Angle(degrees: 1), period: stepTime))
         var readings: [(time: Double, attitude: Attitude)] = []
         while (readings.last?.time ?? stepTime) - stepTime < window + options.settlingHorizon {
-            guard let measurement = pipeline.add(try sampler.nextReading(averaging: Self.samplesPerBlock)),
+            guard let measurement = pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock)),
                   measurement.time >= stepTime else { continue }
             readings.append((measurement.time, measurement.attitude))
         }

@@ -40,7 +40,7 @@ public actor AgentCore {
     var calibrationRecord: CalibrationRecord?
 
     // The sensor
-    /// Every reading's road from raw block to angles, level and alarm.
+    /// Every reading's road from raw samples to angles, level and alarm.
     var pipeline: LevelPipeline
     var sensorOK = false
     var sensorFaultMessage: String?
@@ -123,6 +123,8 @@ public actor AgentCore {
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensorOK = true
             health.restartRateMeasurement()
+            // A start after a rate change: the windows begin again at the new rate.
+            interruptVibration()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensorOK = true
@@ -139,6 +141,7 @@ public actor AgentCore {
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
                 // comes after the recovery.
                 pipeline.reset()
+                interruptVibration()
                 publishState(reason: "fault")
             } else {
                 log.debug("sensor still faulty: \(message)")
@@ -148,18 +151,22 @@ public actor AgentCore {
             health.restartRateMeasurement()
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
-        case .reading(let reading, let statistics):
+            interruptVibration()
+        case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
-            ingest(reading)
+            ingest(batch)
+            ingestVibration(batch.samples, rateHz: batch.rateHz, at: clock())
         }
     }
 
-    func ingest(_ block: SampleBlock) {
-        var block = block
+    /// Measures one batch of raw samples. Re-stamping its time copies no sample: the array stays
+    /// the one the sampler made.
+    func ingest(_ batch: SampleBatch) {
+        var batch = batch
         // Dwell and a reading's age are measured on the agent's clock, like everything it times.
-        block.time = clock()
+        batch.time = clock()
         let levelWasKnown = pipeline.isLevel != nil
-        guard let measurement = pipeline.add(block) else { return }
+        guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
         reversal.noteReading(stable: measurement.isStable)
         for change in measurement.events {
@@ -170,7 +177,7 @@ public actor AgentCore {
         if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {
             publishLevel()
         }
-        if let reason = state.reason(for: measurement, at: block.time) { publishState(reason: reason) }
+        if let reason = state.reason(for: measurement, at: batch.time) { publishState(reason: reason) }
     }
 
     /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
@@ -224,7 +231,7 @@ public actor AgentCore {
     /// chip's expected noise at the configured rate for `stable`.
     public static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
         PipelineSettings(
-            calibration: calibration, windowBlocks: windowBlocks(settings), mount: settings.mount,
+            calibration: calibration, filter: settings.filter, windowBlocks: windowBlocks(settings), mount: settings.mount,
             thresholds: LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
                                         alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS),
             stability: .adxl345(odrHz: settings.sampleRateHz)

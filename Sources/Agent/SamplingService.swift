@@ -10,9 +10,11 @@ import Sampling
 
 /// What the sampling thread reports to the agent.
 public enum SamplingUpdate: Sendable {
-    /// A block mean of about a tenth of a second of samples, device frame, with the counters
-    /// since the service started (summed across restarts of the chip).
-    case reading(Reading, statistics: SamplerStatistics)
+    /// About a tenth of a second of raw samples, device frame (``SampleBatch``), with the
+    /// counters since the service started (summed across restarts of the chip). The batch's
+    /// array is the one copy the samples made out of the sampler's drain buffer; hand the same
+    /// batch to every stage that reads it, and none copies them again.
+    case batch(SampleBatch, statistics: SamplerStatistics)
     /// The sensor failed; the service retries by itself after `retryIn` seconds.
     case fault(message: String, retryIn: Double)
     /// The sensor answers again after a fault, reconfigured.
@@ -53,11 +55,11 @@ public final class SamplingService: Sendable {
         var nextWaiterID = 0
     }
 
-    /// Block means are about this long: short enough for a responsive moving average, long
-    /// enough that a wake-up drains a useful batch.
+    /// Batches (and so the pipeline's blocks) are about this long: short enough for a responsive
+    /// moving average, long enough that a wake-up drains a useful batch.
     static let blockSeconds = 0.1
 
-    /// Samples in one block mean at `rateHz`: at least one, so low rates make longer blocks.
+    /// Samples in one batch at `rateHz`: at least one, so low rates make longer batches.
     public static func samplesPerBlock(rateHz: Double) -> Int {
         max(1, Int((rateHz * blockSeconds).rounded()))
     }
@@ -79,7 +81,7 @@ public final class SamplingService: Sendable {
         control.withLock { $0.rateHz = hertz }
     }
 
-    /// Ends the loop after its current block (a tenth of a second at most, 0.16 s at 6.25 Hz)
+    /// Ends the loop after its current batch (a tenth of a second at most, 0.16 s at 6.25 Hz)
     /// and waits up to `timeout` seconds for the chip to be put in standby.
     ///
     /// Async, and woken by the thread as it ends: it never holds a thread of the cooperative
@@ -159,8 +161,8 @@ public final class SamplingService: Sendable {
                         continuation.yield(.resumed(try current.start(SamplingRequest(rateHz: rate, rangeG: range))))
                         continue
                     }
-                    let reading = try current.nextReading(averaging: perBlock)
-                    continuation.yield(.reading(reading, statistics: carried + current.statistics))
+                    let batch = try current.nextBatch(samples: perBlock)
+                    continuation.yield(.batch(batch, statistics: carried + current.statistics))
                 }
                 control.withLock { $0.sampling = false }
                 carried = carried + current.statistics

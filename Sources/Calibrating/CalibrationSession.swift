@@ -3,8 +3,8 @@ import PlumbDomain
 
 /// Raw samples from the chip, judged for stillness and averaged, for the calibration procedures.
 ///
-/// The samples are cut into blocks and measured by a ``LevelPipeline``, the one every other
-/// reading goes through, so "still" here is the agent's `stable` (``Stability``). The pipeline
+/// The samples are cut into batches of a tenth of a second and measured by a ``LevelPipeline``,
+/// the one every other reading goes through, so "still" here is the agent's `stable` (``Stability``). The pipeline
 /// reads raw: identity calibration, flat mount, no zero, since calibrating must see the chip's
 /// own errors; its device gravity is then the chip's raw gravity. Every wait has the session's
 /// deadline, so a script that never turns the chip to the next face ends with a failure instead
@@ -16,7 +16,7 @@ import PlumbDomain
 public final class CalibrationSession {
     /// The rate calibration samples at: the datasheet's noise figure holds up to 100 Hz.
     public static let rateHz = 100.0
-    /// Samples per block the pipeline measures: 0.1 s, so a step is seen within a tenth of a
+    /// Samples per batch the pipeline measures: 0.1 s, so a step is seen within a tenth of a
     /// second and the window restarts on it.
     static let samplesPerBlock = 10
     /// Blocks in the pipeline's window: 1 s, so the sensor is judged still a second after it last
@@ -33,8 +33,9 @@ public final class CalibrationSession {
     private let deadline: Double
     private let timeout: Double
     private var pipeline = LevelPipeline(settings: CalibrationSession.pipelineSettings)
-    /// The samples of the block being filled.
-    private var block = GravityAverage()
+    /// The samples of the batch being filled, taken from `buffer`: their one copy.
+    private var batch: [Vector3] = []
+    /// The drain buffer, reused.
     private var buffer: [Vector3] = []
 
     /// Raw, flat, no level judgement worth asking (calibration asks only for stillness), and the
@@ -76,18 +77,21 @@ public final class CalibrationSession {
         buffer.removeAll()
         _ = try? chip.drain(into: &buffer)
         buffer.removeAll()
-        block.reset()
+        batch.removeAll(keepingCapacity: true)
         pipeline.reset()
     }
 
-    /// Adds one raw sample to the block being filled; returns the pipeline's measurement when it
-    /// completes the block, nil otherwise (a non-finite sample is ignored).
+    /// Adds one raw sample to the batch being filled; returns the pipeline's measurement when it
+    /// completes the batch, nil otherwise (a non-finite sample is ignored).
     private func add(_ sample: Vector3) -> Measurement? {
-        guard block.add(sample), block.count >= Self.samplesPerBlock, let mean = block.mean,
-              let spread = block.standardDeviation else { return nil }
-        let samples = block.count
-        block.reset()
-        return pipeline.add(SampleBlock(gravity: mean, spread: spread, samples: samples, time: clock.now()))
+        guard sample.isFinite else { return nil }
+        if batch.isEmpty { batch.reserveCapacity(Self.samplesPerBlock) }
+        batch.append(sample)
+        guard batch.count >= Self.samplesPerBlock else { return nil }
+        // Handed over, not copied: the next batch starts a new array.
+        let full = SampleBatch(samples: batch, time: clock.now(), rateHz: Self.rateHz)
+        batch = []
+        return pipeline.add(full)
     }
 
     /// Waits about a tenth of a second and returns the samples that arrived.

@@ -1,6 +1,7 @@
 // `make bench`: prints the figures the targets are checked against. Not a test: nothing here
 // fails a build; a person (or the closing note of an issue) reads the numbers.
 import Accelerometers
+import AccuracyBenchmark
 import Foundation
 import PlumbDomain
 import Sampling
@@ -52,7 +53,7 @@ func benchmarkFIFO(seconds: Double) {
         let start = clock.now()
         var readings = 0
         while clock.now() - start < seconds {
-            _ = try sampler.nextReading(averaging: 80)
+            _ = try sampler.nextBatch(samples: 80)
             readings += 1
         }
         let wall = clock.now() - start
@@ -75,15 +76,22 @@ func benchmarkFIFO(seconds: Double) {
 
 // plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
 // targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
-// skips it. `plumb-bench vibration` runs the vibration section alone.
+// skips it. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
+// the tolerance per case), `plumb-bench vibration` the vibration section.
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "filter" {
+    let minutes = arguments.dropFirst().first.flatMap(Double.init) ?? FilterBenchmark.Options().sittingSeconds / 60
+    benchmarkFilters(sittingSeconds: minutes * 60)
+    exit(0)
+}
 let vibrationOnly = arguments == ["vibration"]
 if vibrationOnly { arguments.removeFirst() }
 let accuracyOnly = arguments.first == "accuracy"
 if accuracyOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS] | plumb-bench vibration")
+    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
+          + " | plumb-bench filter [MINUTES] | plumb-bench vibration")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -110,5 +118,6 @@ if chipCount > 0 {
     benchmarkAccuracy(chips: chipCount)
 }
 if !accuracyOnly {
+    benchmarkFilters()
     benchmarkVibration()
 }

@@ -32,7 +32,7 @@ extension SensorOptions {
                                                  stability: .adxl345(odrHz: rateHz)))
     }
 
-    /// One second's reading (``oneSecondReading(from:)``) through
+    /// One second's batch (``oneSecondBatch(from:)``) through
     /// ``pipeline(calibration:mount:tolerance:rateHz:windowBlocks:)``, and the calibration used.
     ///
     /// - Throws: ``CommandFailure`` when the chip can't be opened or read, gave no finite values,
@@ -43,16 +43,16 @@ extension SensorOptions {
         let sensor = try open(calibrating: options, output: output)
         var pipeline = pipeline(calibration: sensor.calibration, mount: mount, tolerance: tolerance,
                                 rateHz: Self.oneSecondRateHz)
-        return (try pipeline.measure(oneSecondReading(from: sensor.chip)), sensor.calibration)
+        return (try pipeline.measure(oneSecondBatch(from: sensor.chip)), sensor.calibration)
     }
 }
 
 extension LevelPipeline {
-    /// The measurement of `reading`.
+    /// The measurement of `batch`.
     ///
-    /// - Throws: ``CommandFailure`` when the reading is not finite (a chip returning garbage).
-    mutating func measure(_ reading: Reading) throws(CommandFailure) -> Measurement {
-        guard let measurement = add(reading) else {
+    /// - Throws: ``CommandFailure`` when no sample is finite (a chip returning garbage).
+    mutating func measure(_ batch: SampleBatch) throws(CommandFailure) -> Measurement {
+        guard let measurement = add(batch) else {
             throw CommandFailure("the sensor gave a reading that is not a number; check its wiring and power, then try again.")
         }
         return measurement

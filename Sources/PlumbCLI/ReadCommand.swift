@@ -57,7 +57,7 @@ struct ReadCommand: Subcommand {
             var printed = 0
             while watch || printed < (count ?? 1) {
                 if InterruptFlag.raised { break }
-                let measurement = try pipeline.measure(sampler.nextReading(averaging: average))
+                let measurement = try pipeline.measure(sampler.nextBatch(samples: average))
                 let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
                 output.print(parsed.has("--json") ? jsonLine(ReadReport(figures: report, calibration: opened.calibration))
                     : report.line() + "  " + opened.calibration.label)

@@ -71,16 +71,16 @@ struct SensorOptions {
 }
 
 extension SensorOptions {
-    /// One reading of `chip` (from ``open()``) averaged over a second: 100 samples at 100 Hz,
-    /// ±16 g, full resolution; the chip is put back in standby whatever happens.
+    /// One second of raw samples from `chip` (from ``open()``): 100 samples at 100 Hz, ±16 g,
+    /// full resolution, as one batch; the chip is put back in standby whatever happens.
     ///
     /// - Throws: ``CommandFailure`` when the chip can't be read.
-    func oneSecondReading(from chip: ADXL345) throws(CommandFailure) -> Reading {
+    func oneSecondBatch(from chip: ADXL345) throws(CommandFailure) -> SampleBatch {
         let sampler = Sampler(chip: chip)
         defer { try? chip.stop() }
         do {
             try sampler.start(SamplingRequest(rateHz: Self.oneSecondRateHz, rangeG: 16))
-            return try sampler.nextReading(averaging: Int(Self.oneSecondRateHz))
+            return try sampler.nextBatch(samples: Int(Self.oneSecondRateHz))
         } catch {
             throw CommandFailure(error.description)
         }
@@ -88,7 +88,7 @@ extension SensorOptions {
 }
 
 extension SensorOptions {
-    /// The rate of ``oneSecondReading(from:)``, in Hz.
+    /// The rate of ``oneSecondBatch(from:)``, in Hz.
     static let oneSecondRateHz = 100.0
 }
 

@@ -89,11 +89,11 @@ struct WatchCommand: Subcommand {
         var readings = 0
         var lastDraw = -Double.infinity
         while !InterruptFlag.raised {
-            let block: Reading
-            do { block = try sampler.nextReading(averaging: Int(rateHz * blockSeconds)) } catch {
+            let batch: SampleBatch
+            do { batch = try sampler.nextBatch(samples: Int(rateHz * blockSeconds)) } catch {
                 throw CommandFailure(error.description)
             }
-            let measurement = try pipeline.measure(block)
+            let measurement = try pipeline.measure(batch)
             blocks += 1
             // A reading is a window filled anew: the first once it is full, then one a window.
             let isReading = blocks % plan.windowBlocks == 0

@@ -9,12 +9,13 @@ public struct Measurement: Hashable, Sendable {
     /// Roll, pitch and tilt of ``levelGravity``.
     public var attitude: Attitude
     /// The standard error of each component of ``levelGravity``, in g (the window's, or the last
-    /// block's while the window has fewer than two blocks).
+    /// block's while the window has fewer than two blocks; see ``BlockWindow/standardError``).
     ///
     /// Carried through the mount's remap but not the zero's rotation: a zero turns the frame by
     /// the mounting error, a few degrees at most, too little to mix the axes' noise meaningfully.
     public var standardError: Vector3
-    /// The rms noise of the window's samples per axis, in g, device frame (calibrated); see
+    /// The rms noise of the window's samples per axis, in g, device frame (calibrated), as the
+    /// filter passes them: under `lowpass` vibration above the cutoff does not show here. See
     /// ``BlockWindow/noise``.
     public var noise: Vector3
     /// Whether the reading can be held, is still settling, or moved (see ``Stability``).
@@ -50,7 +51,8 @@ public struct Measurement: Hashable, Sendable {
 public struct PipelineSettings: Hashable, Sendable {
     /// The chip's correction; ``Calibration/identity`` reads raw.
     public var calibration: Calibration
-    /// How the window becomes one estimate.
+    /// How the samples become one estimate (the `filter` setting). A change restarts the window
+    /// and the low-pass (``LevelPipeline/reconfigure(_:)``).
     public var filter: GravityFilter
     /// Blocks averaged (at least 1).
     public var windowBlocks: Int

@@ -5,7 +5,8 @@
 public struct MovingAverage: Sendable, Hashable {
     /// How many recent values are averaged (at least 1).
     public private(set) var capacity: Int
-    private var values: [Vector3] = []
+    /// The values averaged, in storage order (a ring), not the order they came in.
+    private(set) var values: [Vector3] = []
     private var next = 0
 
     public init(capacity: Int) {

@@ -1,17 +1,17 @@
-/// One block of samples as the sampler delivers it (`Reading` in the Sampling module): the raw
-/// material of every measurement.
+/// The statistics of one batch of samples: their mean, spread and count, the block stage of the
+/// ``LevelPipeline``, which it works out from each ``SampleBatch`` in one pass over the samples.
 ///
-/// Raw means uncorrected: device frame, before any ``Calibration``, mount or zero reference.
+/// Of the raw samples under the `mean` and `median` filters, of the low-passed ones under
+/// `lowpass` (``GravityFilter``); either way device frame, before the ``Calibration``.
 public struct SampleBlock: Hashable, Sendable {
-    /// Mean gravity of the block's samples, in g, device frame, as the chip read it.
+    /// Mean gravity of the block's samples, in g, device frame.
     public var gravity: Vector3
-    /// Per-axis sample standard deviation of the block's samples, in g, raw: the noise the mean
-    /// was taken through.
+    /// Per-axis sample standard deviation of the block's samples, in g: the noise (and any
+    /// vibration) the mean was taken through.
     public var spread: Vector3
     /// How many samples the block averages (at least 1 is assumed).
     public var samples: Int
-    /// When the block was complete (its newest sample drained), in monotonic seconds: the clock
-    /// level dwell and a reading's age are measured on.
+    /// When the block was complete (its newest sample arrived), in monotonic seconds.
     public var time: Double
 
     public init(gravity: Vector3, spread: Vector3 = .zero, samples: Int, time: Double) {
@@ -19,6 +19,18 @@ public struct SampleBlock: Hashable, Sendable {
         self.spread = spread
         self.samples = samples
         self.time = time
+    }
+
+    /// The block of the samples `average` holds, complete at `time`; nil while it holds none.
+    public init?(_ average: GravityAverage, time: Double) {
+        guard let mean = average.mean else { return nil }
+        self.init(gravity: mean, spread: average.standardDeviation ?? .zero, samples: average.count, time: time)
+    }
+
+    /// The block of `batch`'s raw samples, in one pass; nil when none is finite (non-finite
+    /// samples are skipped, as ``GravityAverage`` skips them).
+    public init?(_ batch: SampleBatch) {
+        self.init(GravityAverage(batch.samples), time: batch.time)
     }
 }
 

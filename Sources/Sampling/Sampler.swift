@@ -2,10 +2,6 @@ import Accelerometers
 import I2C
 import PlumbDomain
 
-/// One averaged reading: the mean gravity over a window of samples, device frame, raw, with the
-/// samples' spread; the domain's ``SampleBlock``, which the ``LevelPipeline`` measures.
-public typealias Reading = SampleBlock
-
 /// Counters for `health` and benchmarks.
 public struct SamplerStatistics: Sendable, Hashable {
     /// Samples delivered.
@@ -30,10 +26,13 @@ public struct SamplerStatistics: Sendable, Hashable {
     }
 }
 
-/// Paces reads of an ``Accelerometer``'s buffer and averages samples into readings.
+/// Paces reads of an ``Accelerometer``'s buffer and hands the raw samples on in batches
+/// (``SampleBatch``), which the ``LevelPipeline`` and the vibration analysis measure.
 ///
 /// It sleeps about one watermark's worth of samples between drains, so a 800 Hz stream costs
-/// tens of wake-ups a second, not hundreds. Not thread-safe: one task owns a sampler.
+/// tens of wake-ups a second, not hundreds. The chip is drained into a buffer the sampler keeps
+/// and reuses; each batch's samples are copied out of it once, into the batch's own array, and
+/// nothing copies them after that (see ``SampleBatch``). Not thread-safe: one task owns a sampler.
 public final class Sampler {
     /// The chip being read.
     public let chip: any Accelerometer
@@ -44,8 +43,11 @@ public final class Sampler {
     /// Counters since start.
     public private(set) var statistics = SamplerStatistics()
 
+    /// The drain buffer: samples drained and not yet batched start at `pendingStart`.
     private var pending: [Vector3] = []
     private var pendingStart = 0
+    /// When the last drain returned, on ``clock``: the newest sample in `pending` arrived then.
+    private var lastDrain = 0.0
 
     public init(chip: any Accelerometer, clock: any PacingClock = MonotonicPacingClock()) {
         self.chip = chip
@@ -60,16 +62,23 @@ public final class Sampler {
         self.settings = settings
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
+        lastDrain = clock.now()
         // The first sample arrives about one period plus 1.1 ms after Measure.
         clock.sleep(seconds: 1 / settings.rateHz + 0.0011)
         return settings
     }
 
-    /// Blocks until `count` samples have arrived, and returns their mean.
+    /// Blocks until `count` samples have arrived, and returns them as a batch: the oldest
+    /// `count` samples not yet batched, raw, in one new array (the one copy out of the drain
+    /// buffer), stamped with the time of their newest sample and the chip's rate.
+    ///
+    /// The time is when the drain that brought the newest sample returned, less one sample
+    /// period for each sample drained after it: samples left over for the next batch arrived
+    /// later than this batch's last.
     ///
     /// - Throws: ``SensorError`` on a bus failure, or `.noData` when the chip delivers nothing for
     ///   much longer than its rate implies (it lost power and fell back to standby, say).
-    public func nextReading(averaging count: Int) throws(SensorError) -> Reading {
+    public func nextBatch(samples count: Int) throws(SensorError) -> SampleBatch {
         guard let settings else {
             throw .invalidSetting("the sampler was not started; call start(_:) first.")
         }
@@ -88,6 +97,7 @@ public final class Sampler {
             let now = clock.now()
             if pending.count > before {
                 lastProgress = now
+                lastDrain = now
             } else if now - lastProgress > silenceLimit {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
             }
@@ -97,14 +107,12 @@ public final class Sampler {
                 clock.sleep(seconds: Double(batch) * period)
             }
         }
-        var average = GravityAverage()
-        for sample in pending[pendingStart..<(pendingStart + wanted)] {
-            average.add(sample)
-        }
-        pendingStart += wanted
+        let end = pendingStart + wanted
+        let samples = Array(pending[pendingStart..<end])
+        let time = lastDrain - Double(pending.count - end) * period
+        pendingStart = end
         compact()
-        return Reading(gravity: average.mean ?? .zero, spread: average.standardDeviation ?? .zero,
-                       samples: wanted, time: clock.now())
+        return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz)
     }
 
     /// Drops consumed samples once they dominate the buffer, so it never grows without bound.

@@ -33,8 +33,9 @@ private func hover(averaging: Int) throws -> [TiltReading] {
     try sampler.start(SamplingRequest(rateHz: 100, rangeG: 16))
     var readings: [TiltReading] = []
     while rig.clock.now() < duration {
-        let reading = try sampler.nextReading(averaging: averaging)
-        readings.append(TiltReading(time: reading.time, tilt: Attitude(gravity: reading.gravity).tilt))
+        let batch = try sampler.nextBatch(samples: averaging)
+        let mean = try #require(GravityAverage(batch.samples).mean)
+        readings.append(TiltReading(time: batch.time, tilt: Attitude(gravity: mean).tilt))
     }
     return readings
 }
@@ -98,10 +99,10 @@ struct LevelUnderNoiseTests {
         var average = MovingAverage(capacity: 10)
         var readings: [TiltReading] = []
         while rig.clock.now() < duration {
-            let block = try sampler.nextReading(averaging: 10)
-            average.add(block.gravity)
+            let batch = try sampler.nextBatch(samples: 10)
+            average.add(try #require(GravityAverage(batch.samples).mean))
             let mean = try #require(average.mean)
-            readings.append(TiltReading(time: block.time, tilt: Attitude(gravity: mean).tilt))
+            readings.append(TiltReading(time: batch.time, tilt: Attitude(gravity: mean).tilt))
         }
         let atDefaults = levelEvents(readings, hysteresis: 0.02, dwell: 3).events
         #expect(atDefaults.count <= 2, "\(atDefaults.count) level events in \(readings.count) readings")

@@ -60,4 +60,18 @@ struct AccuracyBenchmarkTests {
         let calibrated = try bench.errors(record.calibration, at: attitudes).map(\.1.worst).max() ?? 1
         #expect(raw > 1 && calibrated < 0.1, "raw \(raw)°, calibrated \(calibrated)°")
     }
+
+    @Test func theFilterBenchmarkSeesTheMeanLetVibrationThroughAndTheLowpassNot() throws {
+        var options = FilterBenchmark.Options()
+        options.sittingSeconds = 60
+        options.settlingSteps = 1
+        let bench = FilterBenchmark(options: options)
+        let mean = try bench.run(rateHz: 100, frequencyHz: 49.3, filter: .mean)
+        #expect(mean.sigma > 0.04 && !mean.meetsTargets, "49.3 Hz aliases into 1 s means: \(mean.sigma)°")
+        #expect(mean.settling >= options.settlingHorizon, "a reading that swings never settles")
+        let lowpass = try bench.run(rateHz: 100, frequencyHz: 49.3, filter: .lowpass)
+        #expect(lowpass.meetsTargets, "\(lowpass)")
+        #expect(lowpass.settling > 0.1 && lowpass.settling < 1.5, "\(lowpass.settling) s")
+        #expect(lowpass.simulatedSeconds > 60 && lowpass.simulatedSeconds < 80)
+    }
 }

@@ -284,7 +284,8 @@ extension AgentCoreTests.Rig {
     /// noise is a device being handled, which is not stable.
     func feed(gravity: Vector3, spread: Double = 0) async {
         clock.advance(0.1)
-        let block = Reading(gravity: gravity, spread: Vector3(x: spread, y: spread, z: spread), samples: 10, time: clock.now())
-        await core.handle(.reading(block, statistics: SamplerStatistics()))
+        let batch = SampleBatch.steady(gravity, spread: Vector3(x: spread, y: spread, z: spread), count: 10,
+                                       time: clock.now(), rateHz: 100)
+        await core.handle(.batch(batch, statistics: SamplerStatistics()))
     }
 }

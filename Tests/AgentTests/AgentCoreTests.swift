@@ -57,7 +57,7 @@ struct AgentCoreTests {
             let gravity = Attitude.gravity(roll: Angle(degrees: degrees), pitch: .zero)
             var statistics = SamplerStatistics()
             statistics.samples = samplesSoFar
-            await core.handle(.reading(Reading(gravity: gravity, samples: 10, time: clock.now()), statistics: statistics))
+            await core.handle(.batch(.steady(gravity, count: 10, time: clock.now(), rateHz: 100), statistics: statistics))
         }
 
         func connect() async {

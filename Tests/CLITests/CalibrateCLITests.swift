@@ -42,7 +42,7 @@ struct CalibrateCLITests {
         let sampler = Sampler(chip: ADXL345(bus: SimulatedADXL345(configuration: configuration, clock: clock),
                                             address: configuration.address), clock: clock)
         try sampler.start(SamplingRequest(rateHz: 100, rangeG: 16))
-        return try sampler.nextReading(averaging: 2000).gravity
+        return try #require(GravityAverage(sampler.nextBatch(samples: 2000).samples).mean)
     }
 
     private func degreesBetween(_ a: Vector3, _ b: Vector3) -> Double {

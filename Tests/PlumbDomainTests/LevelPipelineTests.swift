@@ -19,8 +19,10 @@ struct LevelPipelineTests {
                          stability: Stability(expectedNoise: noise))
     }
 
-    static func block(_ gravity: Vector3, spread: Vector3 = noise, samples: Int = 10, at time: Double = 0) -> SampleBlock {
-        SampleBlock(gravity: gravity, spread: spread, samples: samples, time: time)
+    /// A batch of `samples` samples at 100 Hz whose mean is `gravity` and whose spread is `spread`
+    /// exactly: the block the pipeline makes of it is known.
+    static func block(_ gravity: Vector3, spread: Vector3 = noise, samples: Int = 10, at time: Double = 0) -> SampleBatch {
+        .steady(gravity, spread: spread, count: samples, time: time, rateHz: 100)
     }
 
     static func tilted(roll: Double, pitch: Double = 0) -> Vector3 {
@@ -135,13 +137,9 @@ struct LevelPipelineTests {
         var all = GravityAverage()
         var last: Measurement?
         for block in 0..<4 {
-            var samples = GravityAverage()
-            for _ in 0..<10 {
-                let sample = Vector3(x: 0.001 * Double(block), y: 0, z: 1) + random.gaussian(sigma: Self.noise)
-                samples.add(sample)
-                all.add(sample)
-            }
-            last = pipeline.add(SampleBlock(gravity: samples.mean!, spread: samples.standardDeviation!, samples: 10, time: 0))
+            let samples = (0..<10).map { _ in Vector3(x: 0.001 * Double(block), y: 0, z: 1) + random.gaussian(sigma: Self.noise) }
+            for sample in samples { all.add(sample) }
+            last = pipeline.add(SampleBatch(samples: samples, time: 0, rateHz: 100))
         }
         expectClose(try #require(last).noise, try #require(all.standardDeviation), tolerance: 1e-12)
     }
@@ -158,13 +156,12 @@ struct LevelPipelineTests {
 
     // MARK: Stable
 
-    /// Blocks of still noise around `gravity`, as the sampler would deliver them.
-    static func stillBlocks(_ count: Int, around gravity: Vector3, noise: Vector3 = noise, seed: UInt64) -> [SampleBlock] {
+    /// Batches of still noise around `gravity`, as the sampler would deliver them.
+    static func stillBlocks(_ count: Int, around gravity: Vector3, noise: Vector3 = noise, seed: UInt64) -> [SampleBatch] {
         var random = SplitMix64(state: seed)
         return (0..<count).map { index in
-            let samples = GravityAverage((0..<10).map { _ in gravity + random.gaussian(sigma: noise) })
-            return SampleBlock(gravity: samples.mean!, spread: samples.standardDeviation!, samples: 10,
-                               time: Double(index) / 10)
+            SampleBatch(samples: (0..<10).map { _ in gravity + random.gaussian(sigma: noise) }, time: Double(index) / 10,
+                        rateHz: 100)
         }
     }
 

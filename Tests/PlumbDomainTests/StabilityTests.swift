@@ -13,11 +13,18 @@ struct StabilityTests {
     /// a block raises the first and leaves the second.
     static func blocks(_ count: Int, samples: Int = 10, spread: Double = 1, meanScatter: Double = 1,
                        random: inout SplitMix64, center: (Int) -> Vector3 = { _ in Vector3(x: 0.01, y: -0.02, z: 0.999) })
-        -> [SampleBlock] {
+        -> [SampleBatch] {
+        blocks(count, samples: samples, spread: { _ in spread }, meanScatter: meanScatter, random: &random, center: center)
+    }
+
+    /// The same with each block's spread its own, `spread(i)` × the chip's noise.
+    static func blocks(_ count: Int, samples: Int = 10, spread: (Int) -> Double, meanScatter: Double = 1,
+                       random: inout SplitMix64, center: (Int) -> Vector3 = { _ in Vector3(x: 0.01, y: -0.02, z: 0.999) })
+        -> [SampleBatch] {
         (0..<count).map { index in
             let scatter = sigma100 * (meanScatter / Double(samples).squareRoot())
-            return SampleBlock(gravity: center(index) + random.gaussian(sigma: scatter), spread: sigma100 * spread,
-                               samples: samples, time: Double(index) / 10)
+            return .steady(center(index) + random.gaussian(sigma: scatter), spread: sigma100 * spread(index), count: samples,
+                           time: Double(index) / 10, rateHz: 100)
         }
     }
 
@@ -25,7 +32,7 @@ struct StabilityTests {
         LevelPipeline(settings: LevelPipelineTests.settings(window: window))
     }
 
-    static func states(_ pipeline: inout LevelPipeline, _ blocks: [SampleBlock]) -> [Stillness] {
+    static func states(_ pipeline: inout LevelPipeline, _ blocks: [SampleBatch]) -> [Stillness] {
         blocks.compactMap { pipeline.add($0)?.stillness }
     }
 
@@ -122,10 +129,9 @@ struct StabilityTests {
         // √((90 s² + 9 σ²) / 99), 3σ for s = 3.13σ. Each block's spread 3.13σ ± 5 %: the pooled
         // noise wanders back and forth across the 3σ that starts a hold, but never near the
         // 4.5σ that ends one.
-        var blocks = Self.blocks(500, random: &random)
-        for index in blocks.indices {
-            blocks[index].spread = sigma100 * (3.13 * (1 + 0.05 * random.gaussian()))
-        }
+        var spreads = SplitMix64(state: 137)
+        let wobble = (0..<500).map { _ in 3.13 * (1 + 0.05 * spreads.gaussian()) }
+        let blocks = Self.blocks(500, spread: { wobble[$0] }, random: &random)
         let stable = blocks.compactMap { pipeline.add($0)?.isStable }
         let changes = zip(stable, stable.dropFirst()).filter { $0 != $1 }.count
         #expect(stable.contains(true))
