@@ -77,20 +77,23 @@ func benchmarkFIFO(seconds: Double) {
 // plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
 // targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
 // skips it. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
-// the tolerance per case). `plumb-bench fifo [FIFO_SECONDS]` runs the two FIFO sections alone.
+// the tolerance per case), `plumb-bench vibration` the vibration section, `plumb-bench fifo
+// [FIFO_SECONDS]` the two FIFO sections.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "filter" {
     let minutes = arguments.dropFirst().first.flatMap(Double.init) ?? FilterBenchmark.Options().sittingSeconds / 60
     benchmarkFilters(sittingSeconds: minutes * 60)
     exit(0)
 }
+let vibrationOnly = arguments == ["vibration"]
+if vibrationOnly { arguments.removeFirst() }
 let accuracyOnly = arguments.first == "accuracy"
 let fifoOnly = arguments.first == "fifo"
 if accuracyOnly || fifoOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS] | plumb-bench filter [MINUTES]"
-          + " | plumb-bench fifo [FIFO_SECONDS]")
+    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
+          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS]")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -108,6 +111,10 @@ if fifoOnly {
     FIFOBatchingBenchmark(seconds: fifoSeconds / 2).run()
     exit(0)
 }
+if vibrationOnly {
+    benchmarkVibration()
+    exit(0)
+}
 if !accuracyOnly {
     benchmarkDecodeAndTilt()
     benchmarkFIFO(seconds: fifoSeconds)
@@ -121,4 +128,5 @@ if chipCount > 0 {
 }
 if !accuracyOnly {
     benchmarkFilters()
+    benchmarkVibration()
 }

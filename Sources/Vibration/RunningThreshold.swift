@@ -18,11 +18,12 @@ public struct RunningThreshold: Sendable, Hashable, CustomStringConvertible {
     /// Which figure it is compared with.
     public let unit: Unit
 
-    /// The default: 1 mm/s. A still ADXL345's own noise reads about 0.2–0.35 mm/s per axis in
-    /// the velocity band, 0.4–0.45 mm/s for the vector (measured on the simulated chip, which
-    /// follows the datasheet's noise, at 100 and 800 Hz); 1 mm/s with the default hysteresis
-    /// stops at 0.75 mm/s, clear of that, and is below any running motor (ISO's class I zone A
-    /// reaches 0.71 mm/s).
+    /// The default: 1 mm/s, against the overall (root-sum-square) velocity. A still ADXL345's
+    /// own noise reads up to about 0.4 mm/s on its noisiest axis and 0.4–0.5 mm/s for the vector
+    /// in the velocity band, at 100 Hz as at 800 Hz (`plumb-bench vibration`): its noise density
+    /// is flat and the band's low end, where 1/2πf is largest, dominates. With the default
+    /// hysteresis 1 mm/s stops at 0.75 mm/s, clear of that (at 0.5 mm/s, stopping at 0.375, a
+    /// still chip never stopped in 10 minutes), and is below any running motor.
     public static let `default` = RunningThreshold(uncheckedValue: 1, unit: .millimetresPerSecond)
 
     /// Fails unless `value` is positive and finite.
