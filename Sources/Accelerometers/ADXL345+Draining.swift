@@ -175,6 +175,7 @@ extension ADXL345 {
             state.ledger.record(status, popped: count, overrun: status.entries >= ADXL345Register.fifoCapacity)
             proven = status.entries
         }
+        report.remaining = proven
         return report
     }
 

@@ -91,6 +91,11 @@ public struct DrainReport: Sendable, Hashable {
     /// range, and averages are biased.
     public var clipped: Int
 
+    /// Samples the chip still held when the drain ended, as its last status read showed: a
+    /// driver may leave the newest few for the next drain, and the newest sample appended is then
+    /// about this many periods older than the drain. 0 when not known.
+    public var remaining = 0
+
     public init(count: Int = 0, overrun: Bool = false, clipped: Int = 0) {
         self.count = count
         self.overrun = overrun

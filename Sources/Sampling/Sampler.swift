@@ -105,7 +105,8 @@ public final class Sampler {
             let now = clock.now()
             if pending.count > before {
                 lastProgress = now
-                newestArrival = now
+                // The samples the driver left in the chip arrived after the newest one drained.
+                newestArrival = now - Double(report.remaining) * period
             } else if now - lastProgress > silenceLimit {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
             }
