@@ -26,23 +26,14 @@ struct AgentBenchmark {
         }
         defer { broker.terminate(); broker.waitUntilExit() }
 
-        let config = directory.appendingPathComponent("plumb.yaml")
-        try? """
+        let yaml = """
             log_level: warning
             level:
               level_dwell_s: \(dwell)
               average_window_s: \(averageWindow)
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let agent = Process()
-        agent.executableURL = plumb
-        agent.arguments = ["run", "--config", config.path, "--sensor", "sim", "--sim-motion", "square",
-                           "--broker", "mqtt://127.0.0.1:\(port)", "--device-id", "bench",
-                           "--state-dir", directory.appendingPathComponent("state").path]
-        agent.standardError = FileHandle.nullDevice
-        do { try agent.run() } catch {
-            print("agent benchmark: could not run \(plumb.path): \(error)")
-            return
-        }
+            """
+        guard let agent = Self.launch(plumb, in: directory, port: port, yaml: yaml, arguments: ["--sim-motion", "square"])
+        else { return }
         defer { if agent.isRunning { agent.terminate(); agent.waitUntilExit() } }
 
         let arrivals = EventArrivals()
@@ -94,6 +85,23 @@ struct AgentBenchmark {
         Task { await subscriber.disconnect() }
     }
 
+    /// `plumb run` on the simulated sensor against the broker at `port`, device id `bench`, with
+    /// `yaml` as its config file; nil (said why) when it cannot start.
+    static func launch(_ plumb: URL, in directory: URL, port: Int, yaml: String, arguments: [String]) -> Process? {
+        let config = directory.appendingPathComponent("plumb.yaml")
+        try? yaml.write(to: config, atomically: true, encoding: .utf8)
+        let agent = Process()
+        agent.executableURL = plumb
+        agent.arguments = ["run", "--config", config.path, "--sensor", "sim", "--broker", "mqtt://127.0.0.1:\(port)",
+                           "--device-id", "bench", "--state-dir", directory.appendingPathComponent("state").path]
+            + arguments
+        agent.standardError = FileHandle.nullDevice
+        do { try agent.run() } catch {
+            print("agent benchmark: could not run \(plumb.path): \(error)")
+            return nil
+        }
+        return agent
+    }
 
 }
 

@@ -85,6 +85,14 @@ if arguments.first == "filter" {
     benchmarkFilters(sittingSeconds: minutes * 60)
     exit(0)
 }
+if arguments.first == "agent" {
+    // `plumb-bench agent [SECONDS]`: the two agent sections alone (default 60 s each).
+    let seconds = arguments.dropFirst().first.flatMap(Double.init) ?? 60
+    let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
+    AgentBenchmark(seconds: seconds, plumb: plumbBinary).run()
+    AgentVibrationBenchmark(seconds: seconds, plumb: plumbBinary).run()
+    exit(0)
+}
 let vibrationOnly = arguments == ["vibration"]
 if vibrationOnly { arguments.removeFirst() }
 let accuracyOnly = arguments.first == "accuracy"
@@ -93,7 +101,7 @@ if accuracyOnly || fifoOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
     print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
-          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS]")
+          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -121,6 +129,7 @@ if !accuracyOnly {
     FIFOBatchingBenchmark(seconds: fifoSeconds / 2).run()
     let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
     AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
+    AgentVibrationBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
 }
 if chipCount > 0 {
