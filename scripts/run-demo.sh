@@ -67,7 +67,10 @@ setsid mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
 subscriber_pids+=("$!")
 setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
 subscriber_pids+=("$!")
-setsid "$BIN" run --sensor sim --sim-motion sweep --broker "$url" --device-id demo --state-dir "$work/state" &
+# A machine that runs 2 mm/s at 30 Hz (inside the 10–39 Hz band at 100 Hz) for 60 s, then stands
+# 30 s: P/vibration and the running_started/running_stopped events show up too.
+setsid "$BIN" run --sensor sim --sim-motion sweep --sim-vibration z:2@30 --sim-machine 60:30 \
+  --broker "$url" --device-id demo --state-dir "$work/state" &
 agent_pid=$!
 # Returns when the agent ends by itself, or at once on Ctrl-C, whose trap stops everything.
 wait "$agent_pid" || true
