@@ -77,7 +77,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// Seconds the figure must stay above the threshold before the machine counts as running
     /// (`running_start_s`). 5 s by default: a knock or a door closing is not a start.
     public package(set) var runningStartS: Double = 5
-    /// Seconds the figure must stay at or below the stop level before the machine counts as
+    /// Seconds the figure must stay below the stop level before the machine counts as
     /// stopped (`running_stop_s`). 120 s by default: longer than a washer's pauses between
     /// its wash movements and a dishwasher's between its phases, so a cycle is one run.
     public package(set) var runningStopS: Double = 120

@@ -56,7 +56,7 @@ public struct VibrationSettings: Sendable, Equatable {
     }
 }
 
-/// When the machine counts as running: above ``threshold`` for ``startS`` to start, at or below
+/// When the machine counts as running: above ``threshold`` for ``startS`` to start, below
 /// ``stopLevel`` for ``stopS`` to stop. Between the two levels the state holds, so a figure
 /// that hovers at the threshold cannot make the machine chatter on and off.
 public struct RunningSettings: Sendable, Equatable {
@@ -67,7 +67,7 @@ public struct RunningSettings: Sendable, Equatable {
     /// Seconds above ``threshold`` before the machine counts as running. Judged window by
     /// window, so in effect rounded up to whole windows.
     public let startS: Double
-    /// Seconds at or below ``stopLevel`` before the machine counts as stopped, likewise
+    /// Seconds below ``stopLevel`` before the machine counts as stopped, likewise
     /// rounded up to whole windows.
     public let stopS: Double
 
@@ -79,7 +79,7 @@ public struct RunningSettings: Sendable, Equatable {
         self.stopS = stopS
     }
 
-    /// `threshold × (1 − hysteresis)`, in the threshold's unit: the machine stops at or below
+    /// `threshold × (1 − hysteresis)`, in the threshold's unit: the machine stops below
     /// this. 0.75 mm/s with the defaults.
     public var stopLevel: Double {
         threshold.value * (1 - hysteresis)
