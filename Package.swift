@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Contract"),
 
         // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
-        .target(name: "Vibration", dependencies: ["CFFTW"]),
+        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
         // MARK: The live settings, their rules and their JSON (pure)
-        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain"]),
+        // Vibration for the vocabulary of its settings (machine classes, the running threshold).
+        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "Vibration"]),
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
@@ -66,12 +67,12 @@ let package = Package(
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
-        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings"]),
+        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings", "Vibration"]),
 
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 
         // MARK: Command line
@@ -87,7 +88,7 @@ let package = Package(
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync",
+            "PlumbSync", "Vibration",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -98,9 +99,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
-        .testTarget(name: "VibrationTests", dependencies: ["Vibration"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
-        .testTarget(name: "HomeAssistantTests", dependencies: ["Contract", "HomeAssistant", "PlumbDomain", "Settings"]),
+        .testTarget(name: "HomeAssistantTests", dependencies: [
+            "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
+        ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
@@ -109,7 +112,9 @@ let package = Package(
             "BrokerHarness", "Accelerometers", "Configuration", "PlumbDomain", "Sampling", "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Contract", "PlumbDomain", "Settings"]),
+        .testTarget(name: "ConfigurationTests", dependencies: [
+            "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration",
+        ]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
             "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
         ]),

@@ -64,6 +64,7 @@ extension AgentCore {
         if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
         pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
         state.reconfigure(new)
+        configureVibration(new.vibration)
         publishDiscovery(force: false)
         publishConfig()
         if !fromFile {

@@ -29,6 +29,7 @@ extension AgentCore {
             .reconnects: .integer(max(0, connections - 1)),
             .queuedEvents: .integer(events.count),
             .droppedEvents: .integer(events.dropped),
+            .analysisWindows: .integer(analysisWindows),
             .version: .string(version),
         ]
         let object = Dictionary(uniqueKeysWithValues: payload.map { ($0.key.rawValue, $0.value) })

@@ -15,7 +15,7 @@ extension AgentCore {
     }
 
     /// Clears, once per connect and before the configs, the discovery topics a run in another
-    /// angle unit or an older version may have left retained.
+    /// angle unit, a run with vibration on, or an older version may have left retained.
     func clearStaleDiscovery() {
         guard connected, !stopping, let removals = discovery?.staleRemovals(for: settings) else { return }
         publishDiscovery(removals)

@@ -38,6 +38,8 @@ extension AgentCore {
         publishCalibration()
         publishLevel()
         publishState(reason: "birth")
+        // The next window goes out whatever the interval: the broker may have lost the retained one.
+        vibration?.force()
         flushEvents()
         // Not before the first rate measurement: a health message then would report 0 Hz.
         if healthIsReady { publishHealth(at: clock()) }

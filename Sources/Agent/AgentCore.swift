@@ -66,6 +66,15 @@ public actor AgentCore {
     /// `P/bubble`, the picture of the last state.
     var bubble = BubblePublisher()
 
+    // Vibration
+    /// Windows, figures, zone, running state and `P/vibration`; nil while `vibration` is off or
+    /// its settings cannot be analysed.
+    var vibration: VibrationMonitor?
+    /// Why the vibration analysis is off although `vibration` is on (a rate too slow); logged once.
+    var vibrationRefusal: String?
+    /// Windows analysed by monitors since replaced or stopped, for `analysis_windows`.
+    var analysisWindowsBefore = 0
+
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
 
@@ -95,6 +104,14 @@ public actor AgentCore {
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: record?.calibration ?? .identity),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
+        if settings.vibration.isEnabled {
+            do {
+                vibration = try VibrationMonitor(settings: settings.vibration)
+            } catch {
+                vibrationRefusal = "vibration analysis is off: \(error)"
+                log.warning("vibration analysis is off: \(error)")
+            }
+        }
     }
 
     // MARK: Readings
@@ -122,6 +139,7 @@ public actor AgentCore {
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
                 // comes after the recovery.
                 pipeline.reset()
+                interruptVibration()
                 publishState(reason: "fault")
             } else {
                 log.debug("sensor still faulty: \(message)")
@@ -131,18 +149,20 @@ public actor AgentCore {
             health.restartRateMeasurement()
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
+            interruptVibration()
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
             ingest(batch)
         }
     }
 
-    /// Measures one batch of raw samples. Re-stamping its time copies no sample: the array stays
-    /// the one the sampler made.
+    /// Measures one batch of raw samples, for the level and for the vibration. Both read the
+    /// same array, the one the sampler made: re-stamping the batch's time copies no sample.
     func ingest(_ batch: SampleBatch) {
         var batch = batch
         // Dwell and a reading's age are measured on the agent's clock, like everything it times.
         batch.time = clock()
+        ingestVibration(batch.samples, at: batch.time)
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
@@ -205,11 +225,11 @@ public actor AgentCore {
         return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
     }
 
-    /// The pipeline's settings for the live settings: the window, mount, thresholds, and the
-    /// chip's expected noise at the configured rate for `stable`.
+    /// The pipeline's settings for the live settings: the filter, the window, mount, thresholds,
+    /// and the chip's expected noise at the configured rate for `stable`.
     public static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
         PipelineSettings(
-            calibration: calibration, windowBlocks: windowBlocks(settings), mount: settings.mount,
+            calibration: calibration, filter: settings.filter, windowBlocks: windowBlocks(settings), mount: settings.mount,
             thresholds: LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
                                         alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS),
             stability: .adxl345(odrHz: settings.sampleRateHz)

@@ -40,9 +40,9 @@ public struct AgentRunner: Sendable {
     public func run() async -> Int32 {
         let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
         let store = StateStore(directory: configuration.stateDirectory)
-        let loaded = store.load()
-        for warning in loaded.warnings { log.warning(warning) }
         let defaults = configuration.level
+        let loaded = store.load(defaults: defaults)
+        for warning in loaded.warnings { log.warning(warning) }
         let settings = loaded.settings ?? defaults
 
         let mqttConfiguration = AgentRunner.mqttConfiguration(configuration, topics: topics)

@@ -46,7 +46,9 @@ struct DiscoveryPublisher: Sendable {
     ///
     /// A changed angle unit thereby removes the old unit's three sensors from Home Assistant (an
     /// empty retained config) and adds the new unit's three, and sends nothing else: each unit is
-    /// an entity of its own (see `Discovery.angleObjectID`).
+    /// an entity of its own (see `Discovery.angleObjectID`). Turning `vibration` off likewise
+    /// removes the vibration readings, the vibration class and the running threshold (seven
+    /// entities; the switch stays, to turn it on again), and turning it on adds them back.
     mutating func messages(for settings: LiveSettings, force: Bool) -> [DiscoveryMessage] {
         let messages = Discovery.messages(prefix: options.prefix, topics: topics, device: options.device,
                                           settings: settings)
@@ -65,10 +67,11 @@ struct DiscoveryPublisher: Sendable {
     }
 
     /// The empty configs clearing, once per connect and before the configs, the discovery topics
-    /// a run in another angle unit or an older version may have left retained
-    /// (`Discovery.staleRemovals`); everything `settings` don't publish counts as cleared after.
+    /// a run in another angle unit, a run with vibration on, or an older version may have left
+    /// retained (`Discovery.staleRemovals`); everything `settings` don't publish counts as
+    /// cleared after.
     ///
-    /// Nine small empty messages, where watching the device's discovery filter instead would make
+    /// Twelve small empty messages (nineteen while vibration is off), where watching the device's discovery filter instead would make
     /// the agent a subscriber to its own configs: every config it publishes (twenty-odd at each
     /// connect and Home Assistant restart) would come back to it, and it could never tell when
     /// the broker had delivered all the retained ones.

@@ -26,11 +26,9 @@ extension AgentConfiguration {
     static func decode(_ bytes: [UInt8], source: String,
                        hostname: String) throws(ConfigurationError) -> (configuration: AgentConfiguration, marks: [String: YAMLMark]) {
         let root = try YAMLSection(YAMLReader.read(bytes, source: source), path: "",
-                                   keys: ["mqtt", "device", "sensor", "service", "state_dir", "log_level", "level"],
-                                   hints: Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
-                                       ($0.rawValue, "This live setting is written as \(livePath($0)).")
-                                   }),
-                                   source: source)
+                                   keys: ["mqtt", "device", "sensor", "service", "state_dir", "log_level", "level",
+                                          "vibration"],
+                                   hints: liveHints, source: source)
         var marks: [String: YAMLMark] = [:]
         let device = try root.section("device", keys: ["id", "name", "configuration_url"])
         var configuration = AgentConfiguration(deviceID: deviceID(fromHostname: hostname))
@@ -46,24 +44,45 @@ extension AgentConfiguration {
         if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
             configuration.logLevel = LogLevel(rawValue: level)!
         }
-        try configuration.readLevel(root.section("level", keys: levelKeys.map(\.rawValue), hints: [
-            LiveKey.sampleRateHz.rawValue: "The sample rate is set as sensor.sample_rate_hz.",
-            LiveKey.name.rawValue: "The display name is set as device.name.",
-        ]), sensor: sensor, device: device)
+        let level = try root.section("level", keys: levelKeys.map(\.rawValue), hints: liveHints)
+        let vibration = try Self.vibrationSection(root, hints: liveHints)
+        try configuration.readLive(level: level, vibration: vibration, sensor: sensor, device: device)
         return (configuration, marks)
+    }
+
+    /// The `vibration:` section. A bare `vibration: false` at the top is a natural slip (the
+    /// on/off key shares the section's name), so it gets a message saying how to write it.
+    private static func vibrationSection(_ root: YAMLSection,
+                                         hints: [String: String]) throws(ConfigurationError) -> YAMLSection {
+        if case .scalar(let scalar)? = root.node("vibration"), case .bool(let value) = YAMLValue(scalar) {
+            throw root.error(.wrongType, "vibration", "vibration is a section; to turn the analysis \(value ? "on" : "off"),"
+                + " write the key inside it: vibration: {vibration: \(value)}, or \"vibration:\" and on the next line,"
+                + " indented, \"vibration: \(value)\".")
+        }
+        return try root.section("vibration", keys: vibrationKeys.map(\.rawValue), hints: hints)
     }
 
     static let mqttKeys = ["url", "host", "port", "client_id", "keepalive", "username", "password_file", "tls",
                            "base_topic", "discovery_prefix", "discovery"]
     static let tlsKeys = ["ca_file", "cert_file", "key_file", "insecure"]
-    /// The live keys of the `level:` section: all but the two that have a home elsewhere.
-    static let levelKeys = LiveKey.allCases.filter { $0 != .sampleRateHz && $0 != .name }
+    /// Each live key has one home; written in another section, the message says where it goes.
+    static let liveHints = Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
+        ($0.rawValue, "This live setting is written as \(livePath($0)).")
+    })
 
-    /// Where a live key is written in the file.
+    /// The live keys of the `vibration:` section: the analysis and the running state.
+    static let vibrationKeys = LiveKey.vibrationKeys
+    /// The live keys of the `level:` section: all but the vibration keys and the two that have a
+    /// home elsewhere.
+    static let levelKeys = LiveKey.allCases.filter { $0 != .sampleRateHz && $0 != .name && !vibrationKeys.contains($0) }
+
+    /// Where a live key is written in the file. Always under its live name, so that the file,
+    /// `P/config` and `P/config/<key>/set` use one name for each setting.
     static func livePath(_ key: LiveKey) -> String {
         switch key {
         case .sampleRateHz: "sensor.sample_rate_hz"
         case .name: "device.name"
+        case _ where vibrationKeys.contains(key): "vibration." + key.rawValue
         default: "level." + key.rawValue
         }
     }
@@ -216,10 +235,13 @@ extension AgentConfiguration {
         return nil
     }
 
-    private mutating func readLevel(_ section: YAMLSection, sensor: YAMLSection,
-                                    device: YAMLSection) throws(ConfigurationError) {
+    /// The live settings' defaults, from the `level:` and `vibration:` sections,
+    /// `sensor.sample_rate_hz` and `device.name` (read before).
+    private mutating func readLive(level section: YAMLSection, vibration: YAMLSection, sensor: YAMLSection,
+                                   device: YAMLSection) throws(ConfigurationError) {
         var changed = Set<LiveKey>()
         let sources = [(LiveKey.sampleRateHz, sensor, "sample_rate_hz")] + Self.levelKeys.map { ($0, section, $0.rawValue) }
+            + Self.vibrationKeys.map { ($0, vibration, $0.rawValue) }
         for (key, owner, name) in sources {
             guard let input = owner.settingInput(name) else { continue }
             do {
@@ -237,6 +259,7 @@ extension AgentConfiguration {
             let (owner, name): (YAMLSection, String) = switch key {
             case .sampleRateHz: (sensor, "sample_rate_hz")
             case .name: (device, "name")
+            case _ where Self.vibrationKeys.contains(key): (vibration, key.rawValue)
             default: (section, key.rawValue)
             }
             throw ConfigurationError(code: .conflict, source: owner.source, keyPath: Self.livePath(key),

@@ -132,8 +132,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public internal(set) var stateDirectory = "/var/lib/plumb"
     /// `log_level`: `info` by default.
     public internal(set) var logLevel = LogLevel.info
-    /// The file's live settings (the `level:` section, `sensor.sample_rate_hz`, `device.name`):
-    /// the defaults in force until MQTT changes them.
+    /// The file's live settings (the `level:` and `vibration:` sections, `sensor.sample_rate_hz`,
+    /// `device.name`): the defaults in force until MQTT changes them.
     public internal(set) var level: LiveSettings
 
     /// Which defaults were derived from the device id, so an overridden id carries them along.

@@ -86,7 +86,11 @@ public struct StateStore: Sendable {
     ///   the copy went. The agent then starts from the config file's settings or without a
     ///   zero reference.
     /// - A file that cannot be read (permissions) is left alone, with a warning.
-    public func load() -> StateLoadResult {
+    ///
+    /// - Parameter defaults: the config file's live settings, for the keys an older
+    ///   `settings.json` lacks (those added after it was written): such a key keeps the file's
+    ///   value, as it would had MQTT never changed it.
+    public func load(defaults: LiveSettings = LiveSettings()) -> StateLoadResult {
         var result = StateLoadResult()
         if !FileSystem.isDirectory(directory) {
             if let problem = FileSystem.makeDirectories(directory, mode: Self.directoryMode) {
@@ -98,7 +102,7 @@ public struct StateStore: Sendable {
         }
         result.settings = load(Self.settingsFileName, fallback: "started from the config file's settings",
                                warnings: &result.warnings) { bytes throws(StateFileProblem) in
-            try Self.decodeSettings(bytes)
+            try Self.decodeSettings(bytes, defaults: defaults)
         }
         result.zero = load(Self.zeroFileName, fallback: "started without a zero reference; send the zero command"
                            + " to take a new one", warnings: &result.warnings) { bytes throws(StateFileProblem) in
@@ -158,11 +162,11 @@ public struct StateStore: Sendable {
         return candidate
     }
 
-    static func decodeSettings(_ bytes: [UInt8]) throws(StateFileProblem) -> LiveSettings {
+    static func decodeSettings(_ bytes: [UInt8], defaults: LiveSettings) throws(StateFileProblem) -> LiveSettings {
         let document: SettingsFile = try decodeJSON(bytes)
         try checkFormat(document.format)
         do {
-            return try document.settings.validated()
+            return try document.settings.validated(defaults: defaults)
         } catch {
             throw StateFileProblem(reason: "invalid setting: \(error.description)")
         }

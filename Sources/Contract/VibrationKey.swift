@@ -7,8 +7,9 @@
 ///
 /// ```json
 /// {"velocity_rms_mm_s": 4.49, "acceleration_rms_g": 0.144, "peak_g": 0.21, "crest_factor": 1.44,
-///  "dominant_hz": 50, "axes": {"x": {…}, "y": {…}, "z": {…}}, "band_hz": [10, 312.5],
-///  "zone": "C", "vibration_class": "class_i", "running": true, "window_s": 1, "rate_hz": 800}
+///  "dominant_hz": 50, "peaks": [{"hz": 50, "velocity_rms_mm_s": 4.49}],
+///  "axes": {"x": {…}, "y": {…}, "z": {…}}, "band_hz": [10, 312.5], "zone": "C", "vibration_class": "class_i", "running": true, "window_s": 1, "rate_hz": 800,
+///  "ts": "2026-12-01T14:30:00.100Z"}
 /// ```
 public enum VibrationKey: String, Sendable, CaseIterable {
     /// RMS velocity over ``bandHz``, mm/s.
@@ -21,7 +22,12 @@ public enum VibrationKey: String, Sendable, CaseIterable {
     case crestFactor = "crest_factor"
     /// The frequency with the most acceleration power, Hz.
     case dominantHz = "dominant_hz"
-    /// The per-axis figures: an object with keys `x`, `y`, `z`, each holding the five above.
+    /// The strongest tones, strongest first: a list of objects with ``hz`` and
+    /// ``velocityRMSMillimetresPerSecond``.
+    case peaks
+    /// A peak's frequency, Hz (inside ``peaks``).
+    case hz
+    /// The per-axis figures: an object with keys `x`, `y`, `z`, each holding the six above.
     case axes
     /// The velocity band covered, `[low, high]` in Hz.
     case bandHz = "band_hz"
@@ -35,4 +41,6 @@ public enum VibrationKey: String, Sendable, CaseIterable {
     case windowS = "window_s"
     /// The output data rate the window was sampled at, Hz.
     case rateHz = "rate_hz"
+    /// When the window ended, ISO 8601 UTC with milliseconds, like `P/state`'s.
+    case ts
 }

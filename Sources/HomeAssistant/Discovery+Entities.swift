@@ -4,7 +4,8 @@ import Settings
 
 /// One entity's own options, before the shared availability, device, origin and unique id.
 struct DiscoveryEntity: Sendable, Equatable {
-    /// The Home Assistant platform: `sensor`, `binary_sensor`, `number`, `select`, `button`, `image`.
+    /// The Home Assistant platform: `sensor`, `binary_sensor`, `number`, `select`, `switch`, `text`,
+    /// `button`, `image`.
     var component: String
     /// The object id in the topic and the unique id: `tilt_deg`, `level_tolerance`, …
     var objectID: String
@@ -16,8 +17,14 @@ extension Discovery {
     static let angleUnitOptions = AngleUnit.allCases.map(\.rawValue)
 
     /// The alarm's value template: `true` → `ON`, `false` → `OFF`, null → `None` (unknown).
-    static let alarmTemplate = "{% if value_json.alarm is none %}None{% elif value_json.alarm is sameas true %}ON"
-        + "{% elif value_json.alarm is sameas false %}OFF{% endif %}"
+    static let alarmTemplate = booleanTemplate("alarm", on: "ON", off: "OFF")
+
+    /// A JSON boolean `key` as `on` or `off`, null as `None` (Home Assistant's unknown). Anything
+    /// else renders nothing, which Home Assistant ignores.
+    static func booleanTemplate(_ key: String, on: String, off: String) -> String {
+        "{% if value_json.\(key) is none %}None{% elif value_json.\(key) is sameas true %}\(on)"
+            + "{% elif value_json.\(key) is sameas false %}\(off){% endif %}"
+    }
 
     /// The mount select's options: `flat`, `upright`, and the current mount when it is a custom
     /// remap, because Home Assistant ignores a state that is not one of the options and would
@@ -38,8 +45,9 @@ extension Discovery {
         "\(name) (\(unit.rawValue.split(separator: "_").joined(separator: " ")))"
     }
 
-    /// Every entity, in publishing order: readings, level and alarm, settings, commands,
-    /// diagnostics, the picture.
+    /// Every entity, in publishing order: readings, level and alarm, the vibration readings,
+    /// settings, commands, diagnostics, the picture. The vibration readings and the vibration
+    /// settings but its switch are left out while `vibration` is off.
     static func entities(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
         let stateExpiry = JSONValue.integer(stateExpiryS(heartbeatS: settings.heartbeatS))
         var list: [DiscoveryEntity] = angleSensors.map { key, name in
@@ -75,6 +83,7 @@ extension Discovery {
             "payload_off": .string("OFF"),
             "expire_after": stateExpiry,
         ]))
+        list += vibrationReadings(topics: topics, settings: settings)
         let numbers = [("level_tolerance", "Level tolerance", "mdi:target"),
                        ("level_hysteresis", "Level hysteresis", "mdi:arrow-expand-horizontal"),
                        ("alarm_threshold", "Alarm threshold", "mdi:alarm-light-outline")]
@@ -95,6 +104,7 @@ extension Discovery {
         var mount = settingOptions(key: "mount", name: "Mount", icon: "mdi:axis-arrow", topics: topics)
         mount["options"] = .array(mountOptions(current: settings.mount).map(JSONValue.string))
         list.append(DiscoveryEntity(component: "select", objectID: "mount", options: mount))
+        list += vibrationSettings(topics: topics, settings: settings)
         list.append(button(.zero, name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
         list.append(button(.clearZero, name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
         list += calibrationEntities(topics: topics)
@@ -109,7 +119,7 @@ extension Discovery {
 
     /// A setting read from `P/config` and written to `P/config/<key>/set`, retained so that a value
     /// set while the agent is offline is applied when it returns (the agent then clears it).
-    private static func settingOptions(key: String, name: String, icon: String, topics: Topics) -> [String: JSONValue] {
+    static func settingOptions(key: String, name: String, icon: String, topics: Topics) -> [String: JSONValue] {
         [
             "name": .string(name),
             "icon": .string(icon),

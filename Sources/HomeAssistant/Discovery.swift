@@ -34,8 +34,14 @@ public enum Discovery {
     /// heartbeats. The default 30 s heartbeat gives 70 s. This catches an agent that is still
     /// connected (so its status stays `online`) but no longer producing readings.
     public static func stateExpiryS(heartbeatS: Double) -> Int {
-        let seconds = (2 * heartbeatS + 10).rounded(.up)
-        // The settings keep heartbeat_s within 1…86400; the guard only keeps the conversion safe.
+        expiryS(periodS: heartbeatS)
+    }
+
+    /// `ceil(2 × periodS + 10)` seconds, for entities fed by a message sent at least every
+    /// `periodS`.
+    static func expiryS(periodS: Double) -> Int {
+        let seconds = (2 * periodS + 10).rounded(.up)
+        // The settings keep the periods within their rules; the guard only keeps the conversion safe.
         guard seconds.isFinite, seconds >= 1 else { return 1 }
         return seconds < 1e9 ? Int(seconds) : 1_000_000_000
     }
@@ -44,10 +50,11 @@ public enum Discovery {
     /// ``entities(topics:settings:)``).
     ///
     /// `settings` gives the device name (`name`), the angle unit (unit and display precision of
-    /// the angle sensors), the mount (the mount select's options) and the heartbeat (the state
-    /// sensors' `expire_after`); the number entities' bounds come from `LiveSettings.rules`. So
-    /// when a setting changes some payloads change, and a caller that compares bytes republishes
-    /// exactly those.
+    /// the angle sensors), the mount (the mount select's options), the heartbeat (the state
+    /// sensors' `expire_after`), `vibration` (whether the vibration entities exist) and
+    /// `vibration_window_s` (with the heartbeat, their `expire_after`); the number entities' bounds come from
+    /// `LiveSettings.rules`. So when a setting changes some payloads change, and a caller that
+    /// compares bytes republishes exactly those.
     ///
     /// - Parameters:
     ///   - prefix: the discovery prefix, `homeassistant` by default, without a trailing `/`.
@@ -77,13 +84,14 @@ public enum Discovery {
     }
 
     /// An empty retained message for every discovery topic this version publishes in any setting
-    /// (the angle sensors in every unit) and for the unit-less angle sensors of older versions:
-    /// removes them all from Home Assistant without a subscription. ``topicFilter(prefix:deviceID:)``
-    /// finds anything else an older version left.
+    /// (the angle sensors in every unit, the vibration entities) and for the unit-less angle
+    /// sensors of older versions: removes them all from Home Assistant without a subscription.
+    /// ``topicFilter(prefix:deviceID:)`` finds anything else an older version left.
     public static func removals(prefix: String, deviceID: String) -> [DiscoveryMessage] {
-        // Only the angle sensors' object ids depend on the settings (on the unit); for the rest the
-        // defaults give every topic.
-        let defaults = LiveSettings()
+        // Only the angle sensors' object ids depend on the settings (on the unit), and which
+        // entities exist on `vibration`; for the rest the defaults, with vibration on, give every topic.
+        var defaults = LiveSettings()
+        defaults.isVibrationEnabled = true
         let defaultAngles = Set(angleSensors.map { angleObjectID($0.0, unit: defaults.angleUnit) })
         let others = entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: defaults)
             .filter { !defaultAngles.contains($0.objectID) }
@@ -98,9 +106,10 @@ public enum Discovery {
     }
 
     /// The ``removals(prefix:deviceID:)`` that `settings` do not publish: the angle sensors of the
-    /// other units and of older versions. The agent sends them once per connect, so a sensor left
-    /// retained by a run in another unit (or by an older version) disappears from Home Assistant
-    /// instead of lingering unavailable beside the current one.
+    /// other units and of older versions, and the vibration entities while `vibration` is off.
+    /// The agent sends them once per connect, so a sensor left retained by a run in another unit
+    /// or with vibration on (or by an older version) disappears from Home Assistant instead of
+    /// lingering unavailable beside the current ones.
     public static func staleRemovals(prefix: String, deviceID: String, settings: LiveSettings) -> [DiscoveryMessage] {
         let current = Set(entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: settings).map {
             topic(prefix: prefix, component: $0.component, deviceID: deviceID, objectID: $0.objectID)

@@ -22,6 +22,12 @@ struct SimulationOptions {
     var chipSeed: UInt64?
     /// `--sim-script`, parsed.
     var script: AttitudeScript?
+    /// `--sim-vibration`, parsed.
+    var vibration: VibrationSpec?
+    /// `--sim-vibration-noise`, g RMS per axis.
+    var vibrationNoise: Double?
+    /// `--sim-machine`: seconds running, then seconds stopped.
+    var machine: (on: Double, off: Double)?
     /// The first `--sim-*` flag given, to name it when `--sensor sim` is missing.
     var firstFlagGiven: String?
 
@@ -48,7 +54,13 @@ struct SimulationOptions {
                + "        cross-axis ±1 %, nonlinearity ±0.5 %; the flags above override its parts."),
         .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 6s, face:-x 6s, roll:15 3s'; words face:F,\n"
                + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, then a duration; the last is held."),
-        .value("--sim-seed", "N", "Noise seed, for repeatable runs."),
+        .value("--sim-vibration", "SPEC", "Machine vibration on top of the scene: AXIS:MM_S@HZ tones, mm/s RMS at Hz,\n"
+               + "        comma-separated, e.g. z:4.5@50,x:1@120 (axes x, y, z; above 0, at most 1000 mm/s and 1600 Hz)."),
+        .value("--sim-vibration-noise", "G", "Broadband machine vibration: white Gaussian noise, G g rms per axis in every\n"
+               + "        sample (above 0, at most 16), on top of the chip's own noise."),
+        .value("--sim-machine", "ON:OFF", "The machine vibration runs ON seconds, then stops OFF seconds, repeating from the\n"
+               + "        start, e.g. 30:10; needs --sim-vibration or --sim-vibration-noise."),
+        .value("--sim-seed", "N", "Noise seed, for repeatable runs (also the vibration's phases and noise)."),
         .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails) or unplug:AFTER:FOR (seconds)."),
     ]
 
@@ -93,6 +105,44 @@ struct SimulationOptions {
             _ = try Self.parseFault(fault)
             self.fault = fault
         }
+        try parseVibration(parsed)
+    }
+
+    /// The largest `--sim-vibration-noise`, g RMS: Plumb's range is ±16 g.
+    static let maxVibrationNoise = 16.0
+
+    private mutating func parseVibration(_ parsed: ParsedArguments) throws(UsageError) {
+        if let text = parsed.string("--sim-vibration") {
+            do { vibration = try VibrationSpec(parsing: text) } catch { throw UsageError("--sim-vibration: \(error)") }
+        }
+        if let text = parsed.string("--sim-vibration-noise") {
+            guard let noise = Double(String(text.trimmingWhitespace)), noise.isFinite, noise > 0,
+                  noise <= Self.maxVibrationNoise else {
+                throw UsageError("--sim-vibration-noise takes g rms per axis, above 0 and at most"
+                    + " \(ParsedArguments.format(Self.maxVibrationNoise)), e.g. 0.02; got '\(text)'.")
+            }
+            vibrationNoise = noise
+        }
+        if let text = parsed.string("--sim-machine") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Double(String($0)) }
+            guard parts.count == 2, let on = parts[0], let off = parts[1], MachineSchedule(on: on, off: off) != nil else {
+                throw UsageError("--sim-machine takes ON:OFF, seconds running then seconds stopped, each above 0,"
+                    + " e.g. 30:10 or 0.5:1.5; got '\(text)'.")
+            }
+            guard vibration != nil || vibrationNoise != nil else {
+                throw UsageError("--sim-machine switches a machine vibration on and off, and there is none: add"
+                    + " --sim-vibration SPEC (e.g. z:4.5@50) or --sim-vibration-noise G (e.g. 0.02).")
+            }
+            machine = (on, off)
+        }
+    }
+
+    /// The machine vibration the flags describe, its schedule starting at `now`; nil without one.
+    func machineVibration(now: Double) -> MachineVibration? {
+        guard vibration != nil || vibrationNoise != nil else { return nil }
+        return MachineVibration(
+            tones: vibration?.tones ?? [], noise: vibrationNoise ?? 0,
+            schedule: machine.flatMap { MachineSchedule(on: $0.on, off: $0.off, start: now) })
     }
 
     /// The scene the flags describe; a script starts at `now`.
@@ -112,7 +162,9 @@ struct SimulationOptions {
         var configuration = chipSeed.map { SimulatedADXL345.Configuration.randomTypicalPart(seed: $0) }
             ?? SimulatedADXL345.Configuration()
         configuration.address = address
-        configuration.scene = scene(now: clock.now())
+        let now = clock.now()
+        configuration.scene = scene(now: now)
+        configuration.vibration = machineVibration(now: now)
         if let noiseLSB { configuration.noiseXY = noiseLSB }
         if let offsetMilligravities { configuration.offset = offsetMilligravities }
         if let gainError { configuration.gain = gainError }

@@ -3,13 +3,16 @@ import FoundationEssentials
 import Glibc
 #endif
 import PlumbDomain
+import Vibration
 
 /// The settings in force, as `P/config` reports them: every live key, always.
 ///
 /// Thresholds are numbers of degrees whatever `angle_unit` says (the unit only changes how
-/// readings are shown), rounded to nine decimals so 0.1 reads 0.1. Units are their raw names,
-/// the mount its name (`flat`, `upright`, `x,-z,y`). Sending this object back as a
-/// `P/config/set` message is accepted and changes nothing measurable.
+/// readings are shown), rounded to nine decimals so 0.1 reads 0.1. Units, `filter` and
+/// `vibration_class` are their raw names, the mount its name (`flat`, `upright`, `x,-z,y`),
+/// `vibration` a boolean, and `running_threshold` text with its unit (`0.5 mm/s`, `0.02 g`),
+/// since it is a velocity or an acceleration. Sending this object back as a `P/config/set`
+/// message is accepted and changes nothing measurable.
 public struct EffectiveConfig: Sendable, Equatable, Codable {
     public var angleUnit: String
     public var lengthUnit: String
@@ -20,9 +23,19 @@ public struct EffectiveConfig: Sendable, Equatable, Codable {
     public var mount: String
     public var sampleRateHz: Double
     public var averageWindowS: Double
+    public var filter: String
     public var publishDeadbandDeg: Double
     public var minIntervalS: Double
     public var heartbeatS: Double
+    public var vibration: Bool
+    public var vibrationWindowS: Double
+    public var vibrationIntervalS: Double
+    public var vibrationClass: String
+    /// `0.5 mm/s`, `0.02 g`.
+    public var runningThreshold: String
+    public var runningHysteresis: Double
+    public var runningStartS: Double
+    public var runningStopS: Double
     public var name: String
 
     // The live keys, spelled once in LiveKey.
@@ -42,9 +55,18 @@ extension LiveSettings {
             mount: mount.name,
             sampleRateHz: sampleRateHz,
             averageWindowS: averageWindowS,
+            filter: filter.rawValue,
             publishDeadbandDeg: publishDeadbandDeg,
             minIntervalS: minIntervalS,
             heartbeatS: heartbeatS,
+            vibration: isVibrationEnabled,
+            vibrationWindowS: vibrationWindowS,
+            vibrationIntervalS: vibrationIntervalS,
+            vibrationClass: vibrationClass.rawValue,
+            runningThreshold: runningThreshold.description,
+            runningHysteresis: runningHysteresis,
+            runningStartS: runningStartS,
+            runningStopS: runningStopS,
             name: name
         )
     }
@@ -54,7 +76,7 @@ extension LiveSettings {
     public func encodedEffectiveConfig() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every field is a finite number or a string, so encoding cannot fail.
+        // Every field is a finite number, a boolean or a string, so encoding cannot fail.
         return (try? encoder.encode(effective)).map(Array.init) ?? Array("{}".utf8)
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import PlumbDomain
+import Vibration
 
 /// One value for a live key, as it arrived, before the key decides what it means.
 package enum SettingInput: Sendable {
@@ -56,7 +57,9 @@ extension LiveSettings {
     /// nothing changes (the receiver is a value; it is never modified).
     ///
     /// Angle keys take a JSON number in degrees, or a string with a unit (`"1.5 mm/m"`,
-    /// `"0.2%"`, `"0.1deg"`); the other numeric keys a JSON number; the rest a string.
+    /// `"0.2%"`, `"0.1deg"`); `running_threshold` a JSON number in mm/s, or a string with its
+    /// unit (`"0.5 mm/s"`, `"0.02 g"`); `vibration` a JSON boolean; the other numeric keys a
+    /// JSON number; the rest a string.
     ///
     /// - Throws: ``SettingsRejection`` for a payload over 64 KiB, text that is not JSON, JSON
     ///   that is not an object, an unknown key (never ignored; the message lists the valid
@@ -99,7 +102,7 @@ extension LiveSettings {
     }
 
     /// These settings with one `P/config/<key>/set` value applied: the bare value as text
-    /// (`0.25`, `mm_per_m`, `1.5 mm/m`, `flat`), with or without JSON quotes.
+    /// (`0.25`, `mm_per_m`, `1.5 mm/m`, `flat`, `true`), with or without JSON quotes.
     ///
     /// - Throws: ``SettingsRejection`` for an unknown key (the message lists the valid ones), a
     ///   payload over 64 KiB or not UTF-8, an invalid value, or a broken combination.
@@ -137,9 +140,10 @@ extension LiveSettings {
     package mutating func set(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) {
         switch key {
         case .angleUnit:
-            angleUnit = try Self.unit(key, input, "angle unit", AngleUnit.allCases.map(\.rawValue), AngleUnit.init(parsing:))
+            angleUnit = try Self.choice(key, input, "angle unit", AngleUnit.allCases.map(\.rawValue), AngleUnit.init(parsing:))
         case .lengthUnit:
-            lengthUnit = try Self.unit(key, input, "length unit", LengthUnit.allCases.map(\.rawValue), LengthUnit.init(parsing:))
+            lengthUnit = try Self.choice(key, input, "length unit", LengthUnit.allCases.map(\.rawValue),
+                                         LengthUnit.init(parsing:))
         case .levelTolerance:
             levelTolerance = try Self.angle(key, input)
         case .levelHysteresis:
@@ -160,26 +164,91 @@ extension LiveSettings {
             sampleRateHz = try Self.number(key, input)
         case .averageWindowS:
             averageWindowS = try Self.number(key, input)
+        case .filter:
+            filter = try Self.choice(key, input, "filter", GravityFilter.allCases.map(\.rawValue), GravityFilter.init(rawValue:))
         case .publishDeadbandDeg:
             publishDeadbandDeg = try Self.number(key, input)
         case .minIntervalS:
             minIntervalS = try Self.number(key, input)
         case .heartbeatS:
             heartbeatS = try Self.number(key, input)
+        case .vibration:
+            isVibrationEnabled = try Self.bool(key, input)
+        case .vibrationWindowS:
+            vibrationWindowS = try Self.number(key, input)
+        case .vibrationIntervalS:
+            vibrationIntervalS = try Self.number(key, input)
+        case .vibrationClass:
+            vibrationClass = try Self.choice(key, input, "machine class", MachineClass.allCases.map(\.rawValue),
+                                             MachineClass.init(rawValue:))
+        case .runningThreshold:
+            runningThreshold = try Self.runningThreshold(key, input)
+        case .runningHysteresis:
+            runningHysteresis = try Self.number(key, input)
+        case .runningStartS:
+            runningStartS = try Self.number(key, input)
+        case .runningStopS:
+            runningStopS = try Self.number(key, input)
         case .name:
             name = try Self.checkName(try Self.text(key, input))
         }
     }
 
-    /// A unit named by its raw value (or what `parse` also reads, such as a symbol).
-    private static func unit<Unit>(_ key: LiveKey, _ input: SettingInput, _ what: String, _ names: [String],
-                                   _ parse: (String) -> Unit?) throws(SettingsRejection) -> Unit {
+    /// A unit or another choice named by its raw value (or what `parse` also reads, such as a
+    /// unit's symbol).
+    private static func choice<Choice>(_ key: LiveKey, _ input: SettingInput, _ what: String, _ names: [String],
+                                       _ parse: (String) -> Choice?) throws(SettingsRejection) -> Choice {
         let text = try text(key, input)
-        guard let unit = parse(text) else {
+        guard let choice = parse(text) else {
             throw SettingsRejection(key, value: text, reason:
                 "unknown \(what); \(key.rawValue) is one of \(names.joined(separator: ", ")).")
         }
-        return unit
+        return choice
+    }
+
+    /// A JSON boolean, or the text `true` or `false` (a raw MQTT value, a plain YAML scalar).
+    /// Nothing else: `on`, `1` or `"true"` in JSON are refused, as YAML 1.2 and JSON read them.
+    private static func bool(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) -> Bool {
+        switch input {
+        case .bool(let value):
+            return value
+        case .text("true"):
+            return true
+        case .text("false"):
+            return false
+        default:
+            var reason = "\(key.rawValue) takes true or false, not \(input.kindDescription)."
+            if case .text(let text) = input, ["on", "off", "yes", "no", "1", "0"].contains(text.lowercased()) {
+                reason += " Write true or false."
+            }
+            throw SettingsRejection(key, value: input.shown, reason: reason, isWrongType: true)
+        }
+    }
+
+    /// A JSON number of mm/s, or text with a unit (`RunningThreshold(parsing:)`: `0.5 mm/s`,
+    /// `0.02 g`, a bare number being mm/s), range-checked in its unit.
+    private static func runningThreshold(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) -> RunningThreshold {
+        let threshold: RunningThreshold
+        switch input {
+        case .number(let value):
+            guard let parsed = RunningThreshold(value: value, unit: .millimetresPerSecond) else {
+                throw SettingsRejection(key, value: input.shown, reason:
+                    "\(key.rawValue) must be a positive, finite number of mm/s, or text with a unit such as \"0.02 g\".")
+            }
+            threshold = parsed
+        case .string(let text), .text(let text):
+            do {
+                threshold = try RunningThreshold(parsing: text)
+            } catch {
+                throw SettingsRejection(key, value: text, reason: error.description)
+            }
+        default:
+            throw SettingsRejection(key, value: input.shown, reason:
+                "\(key.rawValue) takes a velocity or an acceleration: a number of mm/s, or text with its unit such as"
+                + " \"0.5 mm/s\" or \"0.02 g\", not \(input.kindDescription).", isWrongType: true)
+        }
+        try checkRunningThreshold(key, threshold, shown: input.shown)
+        return threshold
     }
 
     private static func text(_ key: LiveKey, _ input: SettingInput) throws(SettingsRejection) -> String {
@@ -202,7 +271,7 @@ extension LiveSettings {
         case .text(let text):
             guard let number = DecimalText.finiteValue(text.trimmingWhitespace) else {
                 throw SettingsRejection(key, value: text, reason:
-                    "\(key.rawValue) takes a finite decimal number of \(rule.unitName),"
+                    "\(key.rawValue) takes a finite decimal number \(rule.quantity),"
                     + " such as \(formatNumber(rule.minimum + rule.step)); \"\(text.truncatedForMessage)\" is not one.",
                     isWrongType: true)
             }

@@ -1,4 +1,5 @@
 import PlumbDomain
+import Vibration
 
 /// The accepted range of one numeric live setting, as data: validation reads it, and so can a
 /// Home Assistant number entity (min, max, step, unit).
@@ -11,7 +12,8 @@ public struct NumericRule: Sendable, Equatable {
     public let maximum: Double
     /// A sensible increment for a slider or spin box. Not enforced: any value in range is valid.
     public let step: Double
-    /// `°` for angles (always degrees, whatever `angle_unit` says), `s` for seconds, `Hz`.
+    /// `°` for angles (always degrees, whatever `angle_unit` says), `s` for seconds, `Hz`, or
+    /// the empty string for a fraction (`running_hysteresis`).
     public let unit: String
     /// When not nil, the only accepted values (`sample_rate_hz`); the range then spans them.
     public let allowedValues: [Double]?
@@ -35,14 +37,22 @@ public struct NumericRule: Sendable, Equatable {
         return value >= minimum - slack && value <= maximum + slack
     }
 
-    /// `degrees`, `seconds`, `hertz`.
-    var unitName: String {
+    /// What the number counts, for "a finite decimal number …": `of degrees`, `of seconds`,
+    /// `of hertz`, `(a fraction)`.
+    var quantity: String {
         switch unit {
-        case "°": "degrees"
-        case "s": "seconds"
-        case "Hz": "hertz"
-        default: unit
+        case "°": "of degrees"
+        case "s": "of seconds"
+        case "Hz": "of hertz"
+        case "": "(a fraction)"
+        default: "of " + unit
         }
+    }
+
+    /// `0.5°`, `2 s`, `0.25`: a value with this rule's unit, as a message shows it.
+    func withUnit(_ value: Double) -> String {
+        let gap = unit == "°" || unit.isEmpty ? "" : " "
+        return "\(formatNumber(value))\(gap)\(unit)"
     }
 
     /// `0.001° to 45°`, or `6.25, 12.5, … 3200 Hz`.
@@ -50,20 +60,22 @@ public struct NumericRule: Sendable, Equatable {
         if let allowedValues {
             return allowedValues.map(formatNumber).joined(separator: ", ") + " " + unit
         }
-        let gap = unit == "°" ? "" : " "
-        return "\(formatNumber(minimum))\(gap)\(unit) to \(formatNumber(maximum))\(gap)\(unit)"
+        return "\(withUnit(minimum)) to \(withUnit(maximum))"
     }
 }
 
 extension LiveSettings {
-    /// The range of every numeric live setting, in ``keys`` order. The text settings have their
-    /// own rules: units are one of their enums' raw values, `mount` is anything
-    /// `Mount(parsing:)` reads, and `name` is 1 to 64 printable characters.
+    /// The range of every numeric live setting, in ``keys`` order. The other settings have
+    /// their own rules: units, `filter` and `vibration_class` are one of their enums' raw values,
+    /// `vibration` is true or false, `mount` is anything `Mount(parsing:)` reads,
+    /// `running_threshold` is a velocity or an acceleration within
+    /// ``runningThresholdRange(_:)``, and `name` is 1 to 64 printable characters.
     ///
-    /// Besides these, three rules tie settings together:
+    /// Besides these, four rules tie settings together:
     /// - `alarm_threshold > level_tolerance + level_hysteresis`;
     /// - `average_window_s × sample_rate_hz ≥ 1` (the window holds at least one sample);
-    /// - `heartbeat_s ≥ min_interval_s`.
+    /// - `heartbeat_s ≥ min_interval_s`;
+    /// - `vibration_interval_s ≥ vibration_window_s` (a message sums up at least one window).
     public static let rules: [NumericRule] = [
         // Below a thousandth of a degree is far beyond what the ADXL345 resolves even averaged;
         // past 45° "level" means nothing.
@@ -84,7 +96,34 @@ extension LiveSettings {
         NumericRule(key: LiveKey.minIntervalS.rawValue, minimum: 0, maximum: 3600, step: 0.1, unit: "s"),
         // A day at most, so a dead agent is noticed by its retained state going stale.
         NumericRule(key: LiveKey.heartbeatS.rawValue, minimum: 1, maximum: 86_400, step: 1, unit: "s"),
+        // At least 0.5 s, so a window holds five cycles of the velocity band's 10 Hz edge (2 Hz
+        // resolution); at most 10 s, so a window at 3200 Hz is 32 000 samples per axis (750 KiB
+        // of doubles for the three) and a change still shows within seconds.
+        NumericRule(key: LiveKey.vibrationWindowS.rawValue, minimum: 0.5, maximum: 10, step: 0.1, unit: "s"),
+        // As short as the shortest window; an hour at most, so the retained figures stay fresh.
+        NumericRule(key: LiveKey.vibrationIntervalS.rawValue, minimum: 0.5, maximum: 3600, step: 0.5, unit: "s"),
+        // Below 0.9: the stop level is the threshold × (1 − hysteresis), and at a tenth of the
+        // threshold the figure is already near the chip's noise, where a machine would never stop.
+        NumericRule(key: LiveKey.runningHysteresis.rawValue, minimum: 0, maximum: 0.9, step: 0.01, unit: ""),
+        // 0 reports at once; an hour, like level_dwell_s, is the longest wait worth having.
+        NumericRule(key: LiveKey.runningStartS.rawValue, minimum: 0, maximum: 3600, step: 1, unit: "s"),
+        // Up to six hours: a bread maker's rise or a dishwasher's drying is a long still pause
+        // that should not end the run.
+        NumericRule(key: LiveKey.runningStopS.rawValue, minimum: 0, maximum: 21_600, step: 1, unit: "s"),
     ]
+
+    /// The accepted values of `running_threshold` in each of its units, inclusive.
+    ///
+    /// Velocity: 0.01 to 100 mm/s. The ADXL345's noise in the velocity band is about 0.05–0.2
+    /// mm/s, so below 0.01 a machine would always run; ISO's zone D starts at 18 mm/s even for
+    /// the largest machines, so past 100 nothing would. Acceleration: 0.001 to 16 g, the chip's
+    /// widest range.
+    public static func runningThresholdRange(_ unit: RunningThreshold.Unit) -> ClosedRange<Double> {
+        switch unit {
+        case .millimetresPerSecond: 0.01...100
+        case .gravities: 0.001...16
+        }
+    }
 
     /// The rule for `key`; every numeric key has one.
     static func rule(_ key: LiveKey) -> NumericRule {
@@ -102,12 +141,26 @@ extension LiveSettings {
             throw SettingsRejection(key, value: shown, reason:
                 "\(shown) Hz is not a rate the ADXL345 offers; \(key.rawValue) is one of \(rule.acceptedDescription).")
         }
-        let gap = rule.unit == "°" ? "" : " "
-        let inUnit = "\(formatNumber(value))\(gap)\(rule.unit)"
+        let inUnit = rule.withUnit(value)
         // "50°", or "101 % (45.285051278°)" when the value was written in another unit.
         let written = shown == formatNumber(value) ? inUnit : "\(shown) (\(inUnit))"
         throw SettingsRejection(key, value: shown, reason:
             "\(written) is out of range; \(key.rawValue) accepts \(rule.acceptedDescription).")
+    }
+
+    /// Checks a running threshold against ``runningThresholdRange(_:)`` for its unit.
+    static func checkRunningThreshold(_ key: LiveKey, _ threshold: RunningThreshold,
+                                      shown: String) throws(SettingsRejection) {
+        let range = runningThresholdRange(threshold.unit)
+        guard !range.contains(threshold.value) else { return }
+        func describe(_ unit: RunningThreshold.Unit) -> String {
+            let range = runningThresholdRange(unit)
+            return "\(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)) \(unit.rawValue)"
+        }
+        let written = shown == threshold.description ? shown : "\(shown) (\(threshold))"
+        throw SettingsRejection(key, value: shown, reason:
+            "\(written) is out of range; \(key.rawValue) accepts a velocity of \(describe(.millimetresPerSecond))"
+            + " or an acceleration of \(describe(.gravities)).")
     }
 
     /// A display name: trimmed, 1 to 64 characters, none of them control characters or line
@@ -165,6 +218,13 @@ extension LiveSettings {
                 + " (\(formatNumber(minIntervalS)) s): a heartbeat is a message sent at the latest after"
                 + " heartbeat_s, so it cannot come sooner than the shortest interval.")
         }
+        if vibrationIntervalS < vibrationWindowS {
+            let key = blame(.vibrationIntervalS, .vibrationWindowS)
+            throw SettingsRejection(key, value: shownValue(key), reason:
+                "vibration_interval_s (\(formatNumber(vibrationIntervalS)) s) must be at least vibration_window_s"
+                + " (\(formatNumber(vibrationWindowS)) s): each P/vibration message sums up at least one whole"
+                + " window. Raise vibration_interval_s or shorten vibration_window_s.")
+        }
     }
 
     private func degrees(_ angle: Angle) -> String { formatNumber(angle.degrees) + "°" }
@@ -184,6 +244,15 @@ extension LiveSettings {
         case .publishDeadbandDeg: formatNumber(publishDeadbandDeg)
         case .minIntervalS: formatNumber(minIntervalS)
         case .heartbeatS: formatNumber(heartbeatS)
+        case .filter: filter.rawValue
+        case .vibration: String(isVibrationEnabled)
+        case .vibrationWindowS: formatNumber(vibrationWindowS)
+        case .vibrationIntervalS: formatNumber(vibrationIntervalS)
+        case .vibrationClass: vibrationClass.rawValue
+        case .runningThreshold: runningThreshold.description
+        case .runningHysteresis: formatNumber(runningHysteresis)
+        case .runningStartS: formatNumber(runningStartS)
+        case .runningStopS: formatNumber(runningStopS)
         case .name: name
         }
     }

@@ -240,13 +240,9 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
     }
 
     /// A limit as people write it: `90`, `0.5`.
-    private static func plain(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
     private struct ParsedLimit: CustomStringConvertible {
         let value: Double
         init(_ value: Double) { self.value = value }
-        var description: String { AttitudeScriptError.plain(value) }
+        var description: String { value.plainText }
     }
 }

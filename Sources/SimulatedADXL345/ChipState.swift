@@ -25,6 +25,8 @@ struct ChipState {
 
     var configuration: SimulatedADXL345.Configuration
     var pipeline: OutputPipeline
+    /// The machine's vibration, ready to sample; nil without one.
+    var machine: MachineStage?
     /// Whether the current unplug fault's power cycle has happened.
     var unplugHandled = false
 
@@ -36,6 +38,13 @@ struct ChipState {
         now = time.isFinite ? time : 0
         self.configuration = configuration
         pipeline = OutputPipeline(configuration: configuration)
+        machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
+    }
+
+    /// Puts `vibration` on from now on.
+    mutating func setVibration(_ vibration: MachineVibration?) {
+        configuration.vibration = vibration
+        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
     }
 
     static let resetRegisters: [UInt8] = {

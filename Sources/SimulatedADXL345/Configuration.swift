@@ -13,6 +13,11 @@ extension SimulatedADXL345 {
         public var address: I2CAddress
         /// What the chip senses; change it at run time with ``SimulatedADXL345/setScene(_:)``.
         public var scene: SimulatedScene
+        /// The vibration of the machine the chip is mounted on, on top of the scene; nil (default)
+        /// for none. It stays when the scene changes; change it at run time with
+        /// ``SimulatedADXL345/setVibration(_:)``. Its tones' phases and its noise come from
+        /// ``seed``.
+        public var vibration: MachineVibration?
         /// X and Y noise in LSB rms at 256 LSB/g and ODR ≤ 100 Hz; it grows √2 per doubling of
         /// the ODR above 100 Hz. Default 0.75 (datasheet). 0 makes the chip noiseless.
         public var noiseXY: Double
@@ -46,7 +51,8 @@ extension SimulatedADXL345 {
         /// limits X +50…+540, Y −540…−50, Z +75…+875). Default (+250, −250, +400), a healthy
         /// part. Set an axis to 0 to model a stuck proof mass.
         public var selfTestResponse: Vector3
-        /// Seed of the noise; the same seed and the same sample times give the same output.
+        /// Seed of the noise, the chip's and the machine's, and of the machine's tone phases; the
+        /// same seed and the same sample times give the same output.
         public var seed: UInt64
         /// What is wrong with the connection; change it at run time with
         /// ``SimulatedADXL345/setFault(_:)``.
@@ -65,6 +71,7 @@ extension SimulatedADXL345 {
         public init(
             address: I2CAddress = Configuration.defaultAddress,
             scene: SimulatedScene = .level,
+            vibration: MachineVibration? = nil,
             noiseXY: Double = Configuration.datasheetNoiseXY,
             noiseZ: Double? = nil,
             offset: Vector3 = .zero,
@@ -78,6 +85,7 @@ extension SimulatedADXL345 {
         ) {
             self.address = address
             self.scene = scene
+            self.vibration = vibration
             self.noiseXY = noiseXY
             self.noiseZ = noiseZ
             self.offset = offset

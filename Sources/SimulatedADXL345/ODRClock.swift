@@ -70,17 +70,19 @@ extension ChipState {
         serial &+= UInt64(due)
     }
 
-    /// Sample `number` of the current grid, taken at its own instant.
+    /// Sample `number` of the current grid, taken at its own instant: the scene plus the
+    /// machine's vibration, point-sampled (see ``MachineVibration``).
     private func takeSample(number: Int, first: Double, format: OutputFormat) -> RawSample {
         let time = first + Double(number) / format.rate.hertz
         let offsets = (
             Int8(bitPattern: registers[Int(ADXL345Register.ofsx)]),
             Int8(bitPattern: registers[Int(ADXL345Register.ofsy)]),
             Int8(bitPattern: registers[Int(ADXL345Register.ofsz)]))
-        return pipeline.sample(
-            force: configuration.scene.gravity(at: time),
-            serial: serial &+ UInt64(number - nextSampleNumber),
-            format: format,
-            offsetRegisters: offsets)
+        let serial = self.serial &+ UInt64(number - nextSampleNumber)
+        var force = configuration.scene.gravity(at: time)
+        if let machine {
+            force += machine.acceleration(at: time, serial: serial)
+        }
+        return pipeline.sample(force: force, serial: serial, format: format, offsetRegisters: offsets)
     }
 }

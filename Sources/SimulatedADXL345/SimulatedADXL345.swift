@@ -18,7 +18,8 @@ import PlumbSync
 /// that have passed.
 ///
 /// Tests can read what the driver did (``writeLog``, ``statistics``), change what the chip senses
-/// (``setScene(_:)``) and break its connection (``setFault(_:)``).
+/// (``setScene(_:)``), shake it as a machine would (``setVibration(_:)``, ``MachineVibration``)
+/// and break its connection (``setFault(_:)``).
 ///
 /// Not modelled: tap, activity, inactivity and free-fall detection (their registers store values
 /// and INT_SOURCE never shows them); sleep, auto-sleep and low power (stored, no effect on rate or
@@ -89,7 +90,8 @@ public final class SimulatedADXL345: I2CBus {
 
     // MARK: Test controls
 
-    /// The configuration in force: the one given at init, with the current scene and fault.
+    /// The configuration in force: the one given at init, with the current scene, vibration and
+    /// fault.
     public var configuration: Configuration {
         state.withLock { $0.configuration }
     }
@@ -114,6 +116,18 @@ public final class SimulatedADXL345: I2CBus {
     /// Holds the chip still in `pose` from now on.
     public func setPose(_ pose: SimulatedPose) {
         setScene(.pose(pose))
+    }
+
+    /// The machine vibration on top of the scene; nil for none.
+    public var vibration: MachineVibration? {
+        state.withLock { $0.configuration.vibration }
+    }
+
+    /// Changes the machine vibration from now on (nil stops it): samples already due keep the old
+    /// one. Its phases and noise come from the configuration's seed, so setting the same vibration
+    /// again repeats the same tones. A ``MachineSchedule`` keeps its own ``MachineSchedule/start``.
+    public func setVibration(_ vibration: MachineVibration?) {
+        withSynchronizedState { $0.setVibration(vibration) }
     }
 
     /// The fault in force.

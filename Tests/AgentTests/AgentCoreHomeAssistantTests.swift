@@ -70,6 +70,32 @@ struct AgentCoreHomeAssistantTests {
         #expect(Self.discovery(rig).isEmpty)
     }
 
+    @Test func vibrationOffClearsItsSevenEntitiesRetainedAndAConnectWhileOffClearsThemToo() async throws {
+        let vibrationOnly = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
+                             "vibration_class", "running_threshold"]
+        let rig = try Rig(homeAssistant: Self.options)
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        rig.mqtt.clear()
+        await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "vibration"), payload: Array("false".utf8))))
+        let cleared = Self.discovery(rig)
+        #expect(Set(cleared.map { String($0.topic.split(separator: "/")[3]) }) == Set(vibrationOnly))
+        #expect(cleared.count == vibrationOnly.count)
+        #expect(cleared.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == .atLeastOnce })
+
+        // A later connect with vibration still off clears them again, before any config.
+        rig.mqtt.clear()
+        rig.mqtt.simulateDisconnect()
+        await rig.core.handle(.disconnected(MQTTError(code: .connectionLost, reason: "simulated")))
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        let published = Self.discovery(rig)
+        let firstConfig = try #require(published.firstIndex { !$0.payload.isEmpty })
+        let clearedAtConnect = Set(published.prefix(firstConfig).map { String($0.topic.split(separator: "/")[3]) })
+        #expect(clearedAtConnect.isSuperset(of: vibrationOnly))
+        #expect(!published.dropFirst(firstConfig).contains { vibrationOnly.contains(String($0.topic.split(separator: "/")[3])) })
+    }
+
     @Test func theFirstHealthWaitsForAMeasuredRateAndComesAsSoonAsThereIsOne() async throws {
         let rig = try Rig()
         rig.mqtt.simulateConnect()

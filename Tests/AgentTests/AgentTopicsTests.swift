@@ -24,14 +24,18 @@ struct AgentTopicsTests {
         await observer.waitFor(p + "/level") { $0.payloadString == "OFF" }
         let config = try #require(await observer.waitForJSON(p + "/config"))
         #expect(Set(config.keys) == ["angle_unit", "length_unit", "level_tolerance", "level_hysteresis", "alarm_threshold",
-                                     "level_dwell_s", "mount", "sample_rate_hz", "average_window_s",
-                                     "publish_deadband_deg", "min_interval_s", "heartbeat_s", "name"])
+                                     "level_dwell_s", "mount", "sample_rate_hz", "average_window_s", "filter",
+                                     "publish_deadband_deg", "min_interval_s", "heartbeat_s", "vibration",
+                                     "vibration_window_s", "vibration_interval_s", "vibration_class", "running_threshold",
+                                     "running_hysteresis", "running_start_s", "running_stop_s", "name"])
         let health = try #require(await observer.waitForJSON(p + "/health"))
         #expect(Set(health.keys).isSuperset(of: ["uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors",
                                                   "reconnects", "queued_events", "version"]))
-        // Retained: a subscriber arriving later gets them all.
+        // Retained: a subscriber arriving later gets them all (vibration is on by default, and its
+        // first window is out a second after the samples start).
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
-        #expect(retained == Set(["status", "state", "level", "config", "health", "bubble", "calibration"].map { p + "/" + $0 }))
+        #expect(retained == Set(["status", "state", "level", "config", "health", "bubble", "calibration", "vibration"]
+            .map { p + "/" + $0 }))
         #expect(agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }

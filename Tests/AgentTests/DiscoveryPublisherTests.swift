@@ -33,6 +33,21 @@ struct DiscoveryPublisherTests {
         #expect(discovery.published.keys.allSatisfy { !$0.hasSuffix("_deg/config") })
     }
 
+    @Test func vibrationOffClearsItsEntitiesAndOnAddsThemBack() throws {
+        var discovery = Self.publisher()
+        let all = discovery.messages(for: LiveSettings(), force: false)
+        let off = try LiveSettings().applying(key: "vibration", rawValue: Array("false".utf8))
+        let cleared = discovery.messages(for: off, force: false)
+        let objects = cleared.map { String($0.topic.split(separator: "/")[3]) }
+        #expect(Set(objects) == ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
+                                 "vibration_class", "running_threshold"])
+        #expect(cleared.allSatisfy { $0.payload.isEmpty }, "only removals: nothing else depends on vibration")
+        #expect(discovery.messages(for: off, force: false).isEmpty, "cleared once")
+        let back = discovery.messages(for: LiveSettings(), force: false)
+        #expect(Set(back.map(\.topic)) == Set(cleared.map(\.topic)))
+        #expect(back.allSatisfy { message in all.contains(message) }, "the same configs as before")
+    }
+
     @Test func clearingTheStaleOnesForgetsWhatWasPublished() {
         var discovery = Self.publisher()
         let all = discovery.messages(for: LiveSettings(), force: false)

@@ -19,7 +19,9 @@ struct HomeAssistantOverBrokerTests {
         #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
                             "reconnects", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
-                            "calibrate_reversal_second", "selftest", "calibration"])
+                            "calibrate_reversal_second", "selftest", "calibration", "velocity_rms", "acceleration_rms",
+                            "dominant_frequency", "vibration_zone", "running", "filter", "vibration", "vibration_class",
+                            "running_threshold"])
         for message in retained {
             let config = try #require(json(message))
             #expect(config["availability_topic"] as? String == agent.prefix + "/status")

@@ -10,8 +10,9 @@ struct EffectiveConfigTests {
     func keys() {
         #expect(LiveSettings.keys == [
             "angle_unit", "length_unit", "level_tolerance", "level_hysteresis", "alarm_threshold", "level_dwell_s",
-            "mount", "sample_rate_hz", "average_window_s", "publish_deadband_deg", "min_interval_s", "heartbeat_s",
-            "name",
+            "mount", "sample_rate_hz", "average_window_s", "filter", "publish_deadband_deg", "min_interval_s",
+            "heartbeat_s", "vibration", "vibration_window_s", "vibration_interval_s", "vibration_class",
+            "running_threshold", "running_hysteresis", "running_start_s", "running_stop_s", "name",
         ])
     }
 
@@ -31,6 +32,15 @@ struct EffectiveConfigTests {
         #expect(object["publish_deadband_deg"] as? Double == 0.05)
         #expect(object["min_interval_s"] as? Double == 0.5)
         #expect(object["heartbeat_s"] as? Double == 30)
+        #expect(object["filter"] as? String == "mean")
+        #expect(object["vibration"] as? Bool == true)
+        #expect(object["vibration_window_s"] as? Double == 1)
+        #expect(object["vibration_interval_s"] as? Double == 10)
+        #expect(object["vibration_class"] as? String == "class_i")
+        #expect(object["running_threshold"] as? String == "0.5 mm/s")
+        #expect(object["running_hysteresis"] as? Double == 0.25)
+        #expect(object["running_start_s"] as? Double == 5)
+        #expect(object["running_stop_s"] as? Double == 120)
         #expect(object["name"] as? String == "Plumb")
     }
 
@@ -98,15 +108,17 @@ struct EffectiveConfigTests {
     @Test("Rules cover every numeric key, with bounds that validation enforces")
     func rulesAsData() throws {
         let numeric = ["level_tolerance", "level_hysteresis", "alarm_threshold", "level_dwell_s", "sample_rate_hz",
-                       "average_window_s", "publish_deadband_deg", "min_interval_s", "heartbeat_s"]
+                       "average_window_s", "publish_deadband_deg", "min_interval_s", "heartbeat_s", "vibration_window_s",
+                       "vibration_interval_s", "running_hysteresis", "running_start_s", "running_stop_s"]
         #expect(LiveSettings.rules.map(\.key) == numeric)
+        #expect(LiveSettings.rules.map(\.key) == LiveSettings.keys.filter(numeric.contains), "in keys order")
         for rule in LiveSettings.rules {
             #expect(rule.minimum <= rule.maximum)
             #expect(rule.step > 0)
-            #expect(["°", "s", "Hz"].contains(rule.unit))
+            #expect(["°", "s", "Hz", ""].contains(rule.unit))
             // Values just outside are refused. Combination rules are relaxed around the bound so
             // only the range decides.
-            let base = try applying(#"{"alarm_threshold": 90, "level_tolerance": 0.001, "level_hysteresis": 0, "min_interval_s": 0, "heartbeat_s": 86400, "sample_rate_hz": 3200, "average_window_s": 60}"#)
+            let base = try applying(#"{"alarm_threshold": 90, "level_tolerance": 0.001, "level_hysteresis": 0, "min_interval_s": 0, "heartbeat_s": 86400, "sample_rate_hz": 3200, "average_window_s": 60, "vibration_window_s": 0.5, "vibration_interval_s": 3600}"#)
             let below = rule.allowedValues == nil ? rule.minimum - rule.step : 3.125
             let above = rule.allowedValues == nil ? rule.maximum + rule.step : 6400
             #expect(rejected("{\"\(rule.key)\": \(below)}", to: base) != nil, "\(rule.key) below")

@@ -22,7 +22,7 @@ struct ExampleConfigTests {
         let keys = ["mqtt", "url", "host", "port", "client_id", "keepalive", "username", "password_file", "tls",
                     "ca_file", "cert_file", "key_file", "insecure", "base_topic", "discovery_prefix", "discovery",
                     "device", "id", "name", "sensor", "kind", "bus", "address", "range", "sample_rate_hz",
-                    "state_dir", "log_level", "level"]
+                    "state_dir", "log_level", "level", "vibration"]
             + LiveSettings.keys.filter { $0 != "sample_rate_hz" && $0 != "name" }
         let lines = text.split(separator: "\n").map { $0.drop { $0 == " " || $0 == "#" } }
         for key in keys {

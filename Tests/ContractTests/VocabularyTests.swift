@@ -37,8 +37,8 @@ struct VocabularyTests {
 
     @Test func vibrationKeysKeepTheirWireNames() {
         #expect(VibrationKey.allCases.map(\.rawValue) == [
-            "velocity_rms_mm_s", "acceleration_rms_g", "peak_g", "crest_factor", "dominant_hz", "axes", "band_hz",
-            "zone", "vibration_class", "running", "window_s", "rate_hz",
+            "velocity_rms_mm_s", "acceleration_rms_g", "peak_g", "crest_factor", "dominant_hz", "peaks", "hz", "axes",
+            "band_hz", "zone", "vibration_class", "running", "window_s", "rate_hz", "ts",
         ])
         #expect(Topics(baseTopic: "plumb", deviceID: "d").vibration == "plumb/d/vibration")
     }

@@ -10,8 +10,11 @@ struct DiscoveryTests {
     static let expected: [(component: String, objectID: String)] = [
         ("sensor", "tilt_deg"), ("sensor", "roll_deg"), ("sensor", "pitch_deg"),
         ("binary_sensor", "level"), ("binary_sensor", "alarm"),
+        ("sensor", "velocity_rms"), ("sensor", "acceleration_rms"), ("sensor", "dominant_frequency"),
+        ("sensor", "vibration_zone"), ("binary_sensor", "running"),
         ("number", "level_tolerance"), ("number", "level_hysteresis"), ("number", "alarm_threshold"),
         ("select", "angle_unit"), ("select", "mount"),
+        ("select", "filter"), ("switch", "vibration"), ("select", "vibration_class"), ("text", "running_threshold"),
         ("button", "zero"), ("button", "clear_zero"),
         ("button", "calibrate_reversal_first"), ("button", "calibrate_reversal_second"), ("button", "selftest"),
         ("sensor", "calibration"),
@@ -25,6 +28,22 @@ struct DiscoveryTests {
         let messages = Fixture.messages(settings: try Fixture.settings())
         #expect(messages.map(\.topic) == Self.expected.map { "homeassistant/\($0.component)/plumb_lathe-3/\($0.objectID)/config" })
         #expect(Fixture.messages(settings: try Fixture.settings()) == messages)
+    }
+
+    /// The entities that exist only while `vibration` is on.
+    static let vibrationOnly = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
+                                "vibration_class", "running_threshold"]
+
+    @Test("With vibration off, the vibration readings, class and threshold are not announced; the rest is unchanged")
+    func vibrationOff() throws {
+        let on = Fixture.messages(settings: try Fixture.settings())
+        let off = Fixture.messages(settings: try Fixture.settings(#"{"vibration": false}"#))
+        let onIDs = on.map { String($0.topic.split(separator: "/")[3]) }
+        #expect(off.map { String($0.topic.split(separator: "/")[3]) } == onIDs.filter { !Self.vibrationOnly.contains($0) })
+        #expect(Set(onIDs).isSuperset(of: Self.vibrationOnly))
+        // Everything still announced is the same bytes, but the switch, which now reads off.
+        let onByTopic = Dictionary(uniqueKeysWithValues: on.map { ($0.topic, $0.payload) })
+        #expect(off.filter { onByTopic[$0.topic] != $0.payload }.isEmpty, "the switch's config doesn't hold its state")
     }
 
     @Test("Unique ids are plumb_<id>_<object>, distinct, and change with nothing but the angle unit")
@@ -44,6 +63,8 @@ struct DiscoveryTests {
             }
         }
         #expect(try ids(Fixture.settings(#"{"heartbeat_s":600}"#)) == base)
+        #expect(try ids(Fixture.settings(#"{"vibration_class":"class_iv","running_threshold":"0.1 g","filter":"mean"}"#))
+            == base)
     }
 
     @Test("An angle sensor's object id and name carry its unit, so Home Assistant's entity id does too",
@@ -132,8 +153,15 @@ struct DiscoveryTests {
         #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["tilt_deg", "roll_deg", "pitch_deg"])
         #expect(changed(base, try Fixture.settings(#"{"mount":"upright"}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"mount":"y,x,-z"}"#)) == ["mount"])
-        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#)) == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"])
+        let vibrationFed = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
+        #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#))
+            == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"] + vibrationFed)
         #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
+        #expect(changed(base, try Fixture.settings(#"{"vibration_window_s":5}"#)) == vibrationFed)
+        for unchanged in [#"{"vibration_class":"class_iii"}"#, #"{"running_threshold":"0.05 g"}"#,
+                          #"{"vibration_interval_s":60}"#, #"{"running_stop_s":600}"#, #"{"filter":"mean"}"#] {
+            #expect(changed(base, try Fixture.settings(unchanged)) == [], "\(unchanged)")
+        }
         #expect(changed(base, try Fixture.settings(#"{"name":"Mill"}"#)).count == Self.expected.count)
     }
 
@@ -168,7 +196,10 @@ struct DiscoveryTests {
         expected.formUnion(["tilt", "roll", "pitch"].map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
         #expect(Set(removals.map(\.topic)) == expected)
         #expect(removals.count == expected.count, "each topic once")
+        // Every entity of the defaults (vibration on), the angle sensors of the three other units, the legacy three.
         #expect(expected.count == Self.expected.count + 3 * 3 + 3)
+        // With vibration off by the time the device is forgotten, its vibration entities go too.
+        #expect(Self.vibrationOnly.allSatisfy { id in removals.contains { $0.topic.hasSuffix("/\(id)/config") } })
     }
 
     @Test("Stale removals clear every angle sensor but the current unit's, and nothing the settings publish",
@@ -185,5 +216,18 @@ struct DiscoveryTests {
         #expect(objects == expected)
         let published = Set(Fixture.messages(settings: settings).map(\.topic))
         #expect(stale.allSatisfy { !published.contains($0.topic) && $0.topic.hasPrefix("homeassistant/sensor/") })
+        #expect(stale.count == 12)
+    }
+
+    @Test("With vibration off, stale removals also clear the vibration entities a run with it on left")
+    func staleRemovalsWithVibrationOff() throws {
+        let off = try Fixture.settings(#"{"vibration": false}"#)
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", deviceID: "lathe-3", settings: off)
+        let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
+        #expect(objects.isSuperset(of: Self.vibrationOnly))
+        #expect(stale.count == 12 + Self.vibrationOnly.count)
+        #expect(!objects.contains("vibration"), "the switch stays, to turn vibration on again")
+        let published = Set(Fixture.messages(settings: off).map(\.topic))
+        #expect(stale.allSatisfy { !published.contains($0.topic) })
     }
 }

@@ -3,6 +3,7 @@ import HomeAssistant
 import PlumbDomain
 import Settings
 import Testing
+import Vibration
 
 @Suite("Discovery: what each entity reads and writes")
 struct EntityTests {
@@ -183,6 +184,122 @@ struct EntityTests {
             #expect(entity.string("state_class") == row.stateClass, "\(row.id)")
             #expect(entity.string("device_class") == row.deviceClass, "\(row.id)")
             #expect(entity.number("expire_after") == 180)
+        }
+    }
+
+    @Test("The vibration sensors read P/vibration through templates of its keys, with their units and classes")
+    func vibrationSensors() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let rows: [(id: String, key: VibrationKey, unit: String?, deviceClass: String?, stateClass: String?)] = [
+            ("velocity_rms", .velocityRMSMillimetresPerSecond, "mm/s", nil, "measurement"),
+            ("acceleration_rms", .accelerationRMSG, "g", nil, "measurement"),
+            ("dominant_frequency", .dominantHz, "Hz", "frequency", "measurement"),
+            ("vibration_zone", .zone, nil, "enum", nil),
+        ]
+        for row in rows {
+            let entity = try entities.entity(row.id)
+            #expect(entity.component == "sensor")
+            #expect(entity.string("state_topic") == Fixture.topics.vibration)
+            #expect(entity.string("state_topic") == "plumb/lathe-3/vibration")
+            #expect(entity.string("value_template") == "{{ value_json.\(row.key.rawValue) }}")
+            #expect(entity.string("unit_of_measurement") == row.unit, "\(row.id)")
+            #expect(entity.string("device_class") == row.deviceClass, "\(row.id)")
+            #expect(entity.string("state_class") == row.stateClass, "\(row.id)")
+            // Readings, not diagnostics: they belong on the device's main card.
+            #expect(entity["entity_category"] == nil)
+            #expect(entity.number("expire_after") == 72, "2 × (the 30 s heartbeat + the 1 s window) + 10")
+        }
+        #expect(try entities.entity("velocity_rms").string("value_template") == "{{ value_json.velocity_rms_mm_s }}")
+        let zone = try entities.entity("vibration_zone")
+        #expect(zone.strings("options") == ["A", "B", "C", "D"])
+        #expect(zone.strings("options") == SeverityZone.allCases.map(\.rawValue))
+    }
+
+    @Test("Running is a running binary sensor read from P/vibration's boolean, unknown while null")
+    func runningSensor() throws {
+        let running = try Fixture.entities(settings: Fixture.settings()).entity("running")
+        #expect(running.component == "binary_sensor")
+        #expect(running.string("device_class") == "running")
+        #expect(running.string("state_topic") == Fixture.topics.vibration)
+        #expect(running.string("payload_on") == "ON" && running.string("payload_off") == "OFF")
+        #expect(running.string("value_template")
+            == "{% if value_json.running is none %}None{% elif value_json.running is sameas true %}ON"
+            + "{% elif value_json.running is sameas false %}OFF{% endif %}")
+        #expect(running.string("value_template")?.contains("value_json.\(VibrationKey.running.rawValue) ") == true)
+        #expect(running.number("expire_after") == 72)
+    }
+
+    @Test("The vibration entities expire after ceil(2 × (heartbeat_s + vibration_window_s) + 10) seconds")
+    func vibrationExpiry() throws {
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 30, windowS: 1) == 72)
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 1, windowS: 0.5) == 13)
+        #expect(Discovery.vibrationExpiryS(heartbeatS: 86_400, windowS: 10) == 172_830)
+        let entities = try Fixture.entities(settings: Fixture.settings(#"{"heartbeat_s": 2.4, "min_interval_s": 0.5, "vibration_window_s": 0.6}"#))
+        for id in ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"] {
+            #expect(try entities.entity(id).number("expire_after") == 16, "\(id)")
+        }
+        // The interval only limits how often movement publishes: a steady machine publishes every heartbeat.
+        let slow = try Fixture.entities(settings: Fixture.settings(#"{"vibration_interval_s": 3600}"#))
+        #expect(try slow.entity("velocity_rms").number("expire_after") == 72)
+    }
+
+    @Test("The filter and vibration class selects offer every value the settings accept")
+    func vibrationSelects() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let filter = try entities.entity("filter")
+        #expect(filter.component == "select")
+        #expect(filter.string("name") == "Level filter")
+        #expect(filter.strings("options") == GravityFilter.allCases.map(\.rawValue))
+        #expect(filter.strings("options")?.contains("mean") == true)
+        let machineClass = try entities.entity("vibration_class")
+        #expect(machineClass.component == "select")
+        #expect(machineClass.strings("options") == MachineClass.allCases.map(\.rawValue))
+        #expect(machineClass.strings("options")?.first == "class_i")
+        for (entity, key) in [(filter, "filter"), (machineClass, "vibration_class")] {
+            #expect(entity.string("entity_category") == "config")
+            #expect(entity.string("state_topic") == Fixture.topics.config)
+            #expect(entity.string("value_template") == "{{ value_json.\(key) }}")
+            #expect(entity.string("command_topic") == "plumb/lathe-3/config/\(key)/set")
+            #expect(entity.bool("retain") == true)
+            // Every option is one the agent accepts on the command topic.
+            for option in entity.strings("options") ?? [] {
+                #expect(throws: Never.self) { try LiveSettings().applying(key: key, rawValue: Array(option.utf8)) }
+            }
+        }
+    }
+
+    @Test("The vibration switch sends true or false, which the agent reads, and reads P/config's boolean")
+    func vibrationSwitch() throws {
+        let switchEntity = try Fixture.entities(settings: Fixture.settings()).entity("vibration")
+        #expect(switchEntity.component == "switch")
+        #expect(switchEntity.string("name") == "Vibration")
+        #expect(switchEntity.string("command_topic") == "plumb/lathe-3/config/vibration/set")
+        #expect(switchEntity.string("state_topic") == Fixture.topics.config)
+        #expect(switchEntity.string("payload_on") == "true" && switchEntity.string("payload_off") == "false")
+        // No state_on/state_off: they default to the payloads, which the template renders.
+        #expect(switchEntity["state_on"] == nil && switchEntity["state_off"] == nil)
+        #expect(switchEntity.string("value_template")
+            == "{% if value_json.vibration is none %}None{% elif value_json.vibration is sameas true %}true"
+            + "{% elif value_json.vibration is sameas false %}false{% endif %}")
+        #expect(switchEntity.string("entity_category") == "config")
+        #expect(switchEntity.bool("retain") == true)
+        #expect(try LiveSettings().applying(key: "vibration", rawValue: Array("false".utf8)).isVibrationEnabled == false)
+        #expect(try Fixture.settings(#"{"vibration": false}"#)
+            .applying(key: "vibration", rawValue: Array("true".utf8)).isVibrationEnabled)
+    }
+
+    @Test("The running threshold is text with its unit, as P/config reports it and the agent reads it back")
+    func runningThresholdText() throws {
+        let threshold = try Fixture.entities(settings: Fixture.settings()).entity("running_threshold")
+        #expect(threshold.component == "text")
+        #expect(threshold.string("name") == "Running threshold")
+        #expect(threshold.string("state_topic") == Fixture.topics.config)
+        #expect(threshold.string("value_template") == "{{ value_json.running_threshold }}")
+        #expect(threshold.string("command_topic") == "plumb/lathe-3/config/running_threshold/set")
+        #expect(threshold.string("entity_category") == "config")
+        #expect(threshold.bool("retain") == true)
+        for text in ["0.5 mm/s", "0.02 g", LiveSettings().effective.runningThreshold] {
+            #expect(throws: Never.self) { try LiveSettings().applying(key: "running_threshold", rawValue: Array(text.utf8)) }
         }
     }
 

@@ -1,0 +1,84 @@
+import Contract
+import PlumbDomain
+import Settings
+import Vibration
+
+extension AgentCore {
+    /// Starts, reconfigures or stops the vibration stage for `settings`: called at start and
+    /// after every settings change. Turning it off (or a rate it cannot analyse) clears the
+    /// retained `P/vibration`, so no subscriber keeps reading a machine's last figures as current.
+    func configureVibration(_ settings: VibrationSettings) {
+        guard settings.isEnabled else {
+            if vibration != nil || vibrationRefusal != nil { stopVibration(reason: nil) }
+            return
+        }
+        do throws(VibrationAnalyzerError) {
+            if let monitor = vibration {
+                guard monitor.settings != settings else { return }
+                try monitor.reconfigure(settings)
+            } else {
+                vibration = try VibrationMonitor(settings: settings)
+                vibrationRefusal = nil
+            }
+        } catch {
+            let message = "vibration analysis is off: \(error)"
+            if vibrationRefusal != message {
+                log.warning(message)
+                stopVibration(reason: message)
+            }
+        }
+    }
+
+    private func stopVibration(reason: String?) {
+        if let monitor = vibration { analysisWindowsBefore += monitor.windowsCompleted }
+        vibration = nil
+        vibrationRefusal = reason
+        publish(topics.vibration, [], retain: true)
+    }
+
+    /// Feeds one batch of raw samples, newest at `time` on the agent's clock, and publishes what
+    /// its windows decided.
+    func ingestVibration(_ samples: [Vector3], at time: Double) {
+        guard let monitor = vibration else { return }
+        for outcome in monitor.add(samples, endingAt: time) {
+            if let change = outcome.runningChange { emitRunning(change, figures: outcome.figures) }
+            if let change = outcome.zoneChange {
+                emit(AgentEvent(type: .zoneChanged, details: [
+                    "zone": .string(change.zone.rawValue),
+                    "previous_zone": change.previous.map { .string($0.rawValue) } ?? .null,
+                    VibrationKey.velocityRMSMillimetresPerSecond.rawValue: .number(change.velocityRMS.rounded(toDecimals: 2)),
+                    VibrationKey.vibrationClass.rawValue: .string(monitor.settings.machineClass.rawValue),
+                ]))
+            }
+            if let reason = outcome.publish {
+                log.debug("vibration (\(reason.rawValue))")
+                let payload = VibrationPayload(outcome.figures, zone: outcome.zone,
+                                               machineClass: monitor.settings.machineClass, running: outcome.running)
+                publish(topics.vibration, payload.bytes, retain: true)
+            }
+        }
+    }
+
+    private func emitRunning(_ change: RunningDetector.Transition, figures: VibrationFigures) {
+        guard let monitor = vibration else { return }
+        let threshold = monitor.settings.running.threshold
+        let levelKey = threshold.unit == .gravities ? VibrationKey.accelerationRMSG : .velocityRMSMillimetresPerSecond
+        var details: [String: JSONValue] = [
+            levelKey.rawValue: .number(change.level.rounded(toDecimals: threshold.unit == .gravities ? 4 : 2)),
+            "threshold": .string(threshold.description),
+            // How long ago, by the estimate inside the windows, the machine really started or
+            // stopped: the dwell, and a fraction of a window.
+            "since_s": .number(max(0, change.time - change.changedAt).rounded(toDecimals: 2)),
+        ]
+        if let duration = change.duration { details["duration_s"] = .number(duration.rounded(toDecimals: 1)) }
+        emit(AgentEvent(type: change.isRunning ? .runningStarted : .runningStopped, details: details))
+    }
+
+    /// A gap in the samples (fault, job on the chip): no window may straddle it.
+    func interruptVibration() {
+        vibration?.reset()
+    }
+
+    /// Windows analysed since the agent started (`analysis_windows`).
+    var analysisWindows: Int { analysisWindowsBefore + (vibration?.windowsCompleted ?? 0) }
+}
