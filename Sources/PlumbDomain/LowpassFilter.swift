@@ -43,7 +43,7 @@ public struct LowpassFilter: Hashable, Sendable {
     /// decimating the filtered samples into blocks aliases nothing that matters either. Lower
     /// would settle slower for no gain in rejection at machine frequencies; higher settles
     /// sooner but lets slow vibration through (measured with the agent's pipeline: 3 Hz settles
-    /// a 1° step 0.2 s sooner but lets 0.2 g at 6.3 Hz move the reading by 0.17° at 1σ, 4 Hz by
+    /// a 1° step 0.2 s sooner but lets 0.2 g at 6.3 Hz move the reading by 0.2° at 1σ, 4 Hz by
     /// 0.6°; 2 Hz keeps it at the noise's 0.017°).
     public static let defaultCutoffHz = 2.0
 
