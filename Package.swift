@@ -78,7 +78,7 @@ let package = Package(
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT",
-            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync",
+            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync", "Vibration",
         ]),
         .executableTarget(name: "plumb", dependencies: ["PlumbCLI"]),
         // The accuracy benchmark as a library, so a test can check it measures what it says.

@@ -30,8 +30,10 @@ public protocol Accelerometer: AnyObject, Sendable {
     /// Puts the chip in standby.
     func stop() throws(SensorError)
 
-    /// Reads every sample the chip has buffered, oldest first, appending gravity in g (device
-    /// frame) to `samples`. Never blocks waiting for data.
+    /// Reads the samples the chip has buffered, oldest first, appending gravity in g (device
+    /// frame) to `samples`. A driver may leave the few newest for the next drain where reading
+    /// them now would cost another bus transaction (the ADXL345 leaves at most 8). Never blocks
+    /// waiting for data.
     func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport
 
     /// Runs the chip's built-in self-test and restores the running configuration afterwards.
@@ -88,6 +90,11 @@ public struct DrainReport: Sendable, Hashable {
     /// Samples at the limit of the range, clipped rather than rolled over: vibration exceeds the
     /// range, and averages are biased.
     public var clipped: Int
+
+    /// Samples the chip still held when the drain ended, as its last status read showed: a
+    /// driver may leave the newest few for the next drain, and the newest sample appended is then
+    /// about this many periods older than the drain. 0 when not known.
+    public var remaining = 0
 
     public init(count: Int = 0, overrun: Bool = false, clipped: Int = 0) {
         self.count = count

@@ -123,6 +123,8 @@ public actor AgentCore {
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensorOK = true
             health.restartRateMeasurement()
+            // A start after a rate change: the windows begin again at the new rate.
+            interruptVibration()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensorOK = true
@@ -153,16 +155,16 @@ public actor AgentCore {
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
             ingest(batch)
+            ingestVibration(batch.samples, rateHz: batch.rateHz, at: clock())
         }
     }
 
-    /// Measures one batch of raw samples, for the level and for the vibration. Both read the
-    /// same array, the one the sampler made: re-stamping the batch's time copies no sample.
+    /// Measures one batch of raw samples. Re-stamping its time copies no sample: the array stays
+    /// the one the sampler made.
     func ingest(_ batch: SampleBatch) {
         var batch = batch
         // Dwell and a reading's age are measured on the agent's clock, like everything it times.
         batch.time = clock()
-        ingestVibration(batch.samples, at: batch.time)
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
@@ -225,8 +227,8 @@ public actor AgentCore {
         return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
     }
 
-    /// The pipeline's settings for the live settings: the filter, the window, mount, thresholds,
-    /// and the chip's expected noise at the configured rate for `stable`.
+    /// The pipeline's settings for the live settings: the window, mount, thresholds, and the
+    /// chip's expected noise at the configured rate for `stable`.
     public static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
         PipelineSettings(
             calibration: calibration, filter: settings.filter, windowBlocks: windowBlocks(settings), mount: settings.mount,

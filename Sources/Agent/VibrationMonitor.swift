@@ -4,20 +4,20 @@ import Vibration
 
 /// What one analysis window led to: its figures, the zone and running state after it, the
 /// changes it made, and whether `P/vibration` should carry it.
-struct VibrationOutcome {
+public struct VibrationOutcome: Sendable {
     /// The window's figures.
-    var figures: VibrationFigures
+    public var figures: VibrationFigures
     /// The ISO zone in force after the window; nil until decided (or at a rate with no velocity
     /// band, which the monitor refuses anyway).
-    var zone: SeverityZone?
+    public var zone: SeverityZone?
     /// Whether the machine runs after the window; nil until decided.
-    var running: Bool?
+    public var running: Bool?
     /// A start or stop this window made (never the first decision, which is no change).
-    var runningChange: RunningDetector.Transition?
+    public var runningChange: RunningDetector.Transition?
     /// A zone change this window made (never the first decision).
-    var zoneChange: ZoneChange?
+    public var zoneChange: ZoneChange?
     /// Whether and why to publish `P/vibration` now; nil to stay quiet.
-    var publish: VibrationPublishDecision?
+    public var publish: VibrationPublishDecision?
 }
 
 /// The vibration stage of the agent and of `plumb watch`: raw sample batches in, one
@@ -32,27 +32,27 @@ struct VibrationOutcome {
 ///
 /// A class, because the analyzer owns FFTW buffers; not `Sendable`: one owner (the agent's
 /// actor, or the CLI's loop) uses it.
-final class VibrationMonitor {
+public final class VibrationMonitor {
     /// Seconds from one window's end to the next: the sampler's block length, so each batch ends
     /// about one window.
-    static let hopSeconds = 0.1
+    public static let hopSeconds = 0.1
 
     /// The settings in force.
-    private(set) var settings: VibrationSettings
+    public private(set) var settings: VibrationSettings
     private var analyzer: VibrationAnalyzer
     private var runningDetector: RunningDetector
     private var zoneTracker: ZoneTracker
     private var policy: VibrationPublishPolicy
     /// The newest window's figures; nil before the first and after ``reset()``.
-    private(set) var latest: VibrationFigures?
+    public private(set) var latest: VibrationFigures?
     /// Windows completed since the monitor was made, across analyzers (`analysis_windows`).
-    private(set) var windowsCompleted = 0
+    public private(set) var windowsCompleted = 0
     /// Windows since the zone tracker was last fed.
     private var windowsSinceZoneLook = 0
 
     /// - Throws: ``VibrationAnalyzerError`` when the rate or window cannot be analysed (at
     ///   25 Hz and below there is no velocity band); its message says what to choose.
-    init(settings: VibrationSettings) throws(VibrationAnalyzerError) {
+    public init(settings: VibrationSettings) throws(VibrationAnalyzerError) {
         self.settings = settings
         analyzer = try Self.analyzer(for: settings)
         runningDetector = RunningDetector(settings: Self.runningSettings(settings.running))
@@ -61,14 +61,14 @@ final class VibrationMonitor {
     }
 
     /// The zone in force; nil until the first window decides it.
-    var zone: SeverityZone? { zoneTracker.zone }
+    public var zone: SeverityZone? { zoneTracker.zone }
     /// Whether the machine runs; nil until the first window decides it.
-    var isRunning: Bool? { runningDetector.isRunning }
+    public var isRunning: Bool? { runningDetector.isRunning }
     /// When the current run began, on the caller's clock; nil while stopped or unknown.
-    var runStartedAt: Double? { runningDetector.runStartedAt }
+    public var runStartedAt: Double? { runningDetector.runStartedAt }
 
     /// Adds a batch of raw samples (g, device frame, oldest first) whose newest is at `time`.
-    func add(_ samples: some Collection<Vector3>, endingAt time: Double) -> [VibrationOutcome] {
+    public func add(_ samples: some Collection<Vector3>, endingAt time: Double) -> [VibrationOutcome] {
         analyzer.add(samples, endingAt: time).map(judge)
     }
 
@@ -98,7 +98,7 @@ final class VibrationMonitor {
     ///
     /// - Throws: ``VibrationAnalyzerError`` when the new rate or window cannot be analysed; the
     ///   monitor is then unchanged.
-    func reconfigure(_ new: VibrationSettings) throws(VibrationAnalyzerError) {
+    public func reconfigure(_ new: VibrationSettings) throws(VibrationAnalyzerError) {
         if new.rateHz != settings.rateHz || new.windowS != settings.windowS {
             analyzer = try Self.analyzer(for: new)
             runningDetector.interrupt()
@@ -120,7 +120,7 @@ final class VibrationMonitor {
     /// A gap in the samples (a sensor fault, a job on the chip): no window may straddle it, and
     /// a pending start or stop must hold its whole dwell after it. The state is kept: a fault
     /// says nothing about whether the machine stopped.
-    func reset() {
+    public func reset() {
         analyzer.reset()
         runningDetector.interrupt()
         windowsSinceZoneLook = 0
@@ -128,7 +128,7 @@ final class VibrationMonitor {
     }
 
     /// Makes the next window publish (`republish`, a reconnect).
-    func force() {
+    public func force() {
         policy.force()
     }
 

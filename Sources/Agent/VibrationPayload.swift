@@ -8,23 +8,26 @@ import Vibration
 /// Figures are rounded to what the chip can tell apart: velocity to 0.01 mm/s, acceleration to
 /// 0.1 mg, frequencies to 0.1 Hz (the default window's bins are 1 Hz wide; interpolation
 /// resolves a tone to a fraction of a bin, not to more).
-struct VibrationPayload {
-    var figures: VibrationFigures
-    var zone: SeverityZone?
-    var machineClass: MachineClass
-    var running: Bool?
-    var ts: String
+public struct VibrationPayload: Sendable {
+    public var figures: VibrationFigures
+    public var zone: SeverityZone?
+    public var machineClass: MachineClass
+    public var running: Bool?
+    /// When the window ended, as `P/state`'s `ts`.
+    public var ts: String
 
-    init(_ figures: VibrationFigures, zone: SeverityZone?, machineClass: MachineClass, running: Bool?,
-         ts: String = timestamp()) {
+    /// - Parameter ts: now when nil: a window is published as soon as it ends.
+    public init(_ figures: VibrationFigures, zone: SeverityZone?, machineClass: MachineClass, running: Bool?,
+                ts: String? = nil) {
         self.figures = figures
         self.zone = zone
         self.machineClass = machineClass
         self.running = running
-        self.ts = ts
+        self.ts = ts ?? timestamp()
     }
 
-    var json: JSONValue {
+    /// The payload as a JSON value.
+    public var json: JSONValue {
         var object = Self.object(figures.overall)
         object[VibrationKey.axes.rawValue] = .object(Dictionary(uniqueKeysWithValues: VibrationAxis.allCases.map {
             ($0.rawValue, JSONValue.object(Self.object(figures[$0])))
@@ -40,7 +43,8 @@ struct VibrationPayload {
         return .object(object)
     }
 
-    var bytes: [UInt8] { json.bytes }
+    /// Compact JSON with sorted keys.
+    public var bytes: [UInt8] { json.bytes }
 
     /// The six figures of one axis (or of the vector, overall).
     static func object(_ axis: AxisFigures) -> [String: JSONValue] {

@@ -39,13 +39,33 @@ public enum I2CTransferMode: String, Sendable, Codable {
     case simulated
 }
 
+/// One register read inside a larger transaction: write the register address, then read `count`
+/// bytes from it (the device auto-increments).
+public struct RegisterRun: Sendable, Hashable, CustomStringConvertible {
+    /// The first register read.
+    public var register: UInt8
+    /// Bytes read, 1…8192 (the most one i2c-dev message carries).
+    public var count: Int
+
+    public init(register: UInt8, count: Int) {
+        self.register = register
+        self.count = count
+    }
+
+    /// `0x32×6`.
+    public var description: String {
+        "0x" + String(register, radix: 16, uppercase: true).leftPadded(to: 2) + "×\(count)"
+    }
+}
+
 /// The one extension point between Plumb and an I²C bus.
 ///
 /// The Linux implementation is ``LinuxI2CBus``; the simulated ADXL345 is another. Chip drivers are
 /// written against this protocol only, so the real driver code runs against the simulation.
 ///
-/// Implementations are thread-safe: each call is one complete transaction, and calls from
-/// different threads are serialized.
+/// Implementations are thread-safe: each call is one complete transaction (or, for
+/// ``readRegisterRuns(at:_:)``, a sequence of them), and calls from different threads are
+/// serialized.
 public protocol I2CBus: AnyObject, Sendable {
     /// What a person would call this bus: `/dev/i2c-1`, or `simulated ADXL345`.
     var name: String { get }
@@ -63,9 +83,38 @@ public protocol I2CBus: AnyObject, Sendable {
     ///
     /// - Throws: ``I2CError`` carrying the cause and what to do about it.
     func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError)
+
+    /// How many ``RegisterRun``s one transaction carries: 1 for a bus that can only address one
+    /// register per transaction (SMBus, or an adapter that allows one read message, last). It may
+    /// fall to 1 after the first refused multi-read transaction, never rise.
+    var maxRunsPerTransaction: Int { get }
+
+    /// Reads each run in order, returning each run's bytes, in as few transactions as the bus
+    /// allows: consecutive groups of ``maxRunsPerTransaction`` runs, each group one transaction
+    /// in which every run is a register-address write, a repeated start and a read.
+    ///
+    /// A device sees the runs in order, so its read side effects (an ADXL345 pops a FIFO entry
+    /// after each read of its data registers) happen once per run, as with separate reads.
+    ///
+    /// - Throws: ``I2CError``. When a transaction fails, the runs before it took place, and some
+    ///   of its own may have: a caller with read side effects must not assume either way.
+    func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]]
 }
 
 extension I2CBus {
+    /// One run per transaction: the default for a bus that cannot combine them.
+    public var maxRunsPerTransaction: Int { 1 }
+
+    /// Each run as its own ``readRegisters(at:from:count:)`` transaction.
+    public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        var results: [[UInt8]] = []
+        results.reserveCapacity(runs.count)
+        for run in runs {
+            results.append(try readRegisters(at: address, from: run.register, count: run.count))
+        }
+        return results
+    }
+
     /// Reads one register.
     public func readRegister(at address: I2CAddress, _ register: UInt8) throws(I2CError) -> UInt8 {
         let bytes = try readRegisters(at: address, from: register, count: 1)

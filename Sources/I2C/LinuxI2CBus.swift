@@ -44,9 +44,16 @@ public struct I2CFunctionality: OptionSet, Sendable, Hashable {
 /// `/dev/i2c-N` through the kernel's i2c-dev interface.
 ///
 /// A register read is one `I2C_RDWR` combined transaction (write the register address, repeated
-/// start, read N bytes) so multi-byte data can't change between bytes. Adapters without plain I²C
-/// support fall back to SMBus I²C-block transfers, at most 32 bytes each. Every errno becomes an
-/// ``I2CError`` that says what to do; nothing here aborts.
+/// start, read N bytes) so multi-byte data can't change between bytes; several reads
+/// (``readRegisterRuns(at:_:)``) share one `I2C_RDWR` of up to 42 messages, two per run. Adapters
+/// without plain I²C support fall back to SMBus I²C-block transfers, at most 32 bytes each, one
+/// run per transfer. Every errno becomes an ``I2CError`` that says what to do; nothing here
+/// aborts.
+///
+/// Some adapters take plain I²C but only one read message, and that one last: the Raspberry Pi
+/// 0–4's `i2c-bcm2835` refuses anything else with `EOPNOTSUPP` before touching the bus. The first
+/// such refusal lowers ``maxRunsPerTransaction`` to 1 for the life of the bus, and the runs are
+/// carried one `I2C_RDWR` each.
 public final class LinuxI2CBus: I2CBus {
     /// The device file, e.g. `/dev/i2c-1`.
     public let path: String
@@ -55,17 +62,29 @@ public final class LinuxI2CBus: I2CBus {
     public let transferMode: I2CTransferMode
     public var name: String { path }
 
-    /// The file descriptor, and the address `I2C_SLAVE` last selected (SMBus mode only). Both
-    /// are used under the lock: in SMBus mode selecting the address and transferring are two
-    /// ioctls that must not interleave with another thread's pair.
+    /// The file descriptor, the address `I2C_SLAVE` last selected (SMBus mode only), and how many
+    /// runs one `I2C_RDWR` may carry. All are used under the lock: in SMBus mode selecting the
+    /// address and transferring are two ioctls that must not interleave with another thread's pair.
     private struct Handle {
         var descriptor: Int32
         var selectedAddress: I2CAddress?
+        var runsPerTransaction: Int
     }
     private let handle: Locked<Handle>
 
     /// SMBus I²C-block transfers carry at most this many bytes.
     private static let smbusBlockMax = Int(I2C_SMBUS_BLOCK_MAX)
+
+    /// The most messages i2c-dev takes in one `I2C_RDWR` (`I2C_RDWR_IOCTL_MAX_MSGS`, 42, from
+    /// `<linux/i2c-dev.h>`); more fail with `EINVAL`.
+    public static let maxMessagesPerTransaction = Int(I2C_RDWR_IOCTL_MAX_MSGS)
+
+    /// The most ``RegisterRun``s one `I2C_RDWR` carries: two messages each (the register address,
+    /// then the read), so 21.
+    public static let maxRunsPerCombinedTransaction = maxMessagesPerTransaction / 2
+
+    /// The longest message i2c-dev accepts; longer ones fail with `EINVAL`.
+    private static let maxMessageLength = 8192
 
     /// Opens the bus and asks the adapter what it can do.
     ///
@@ -91,7 +110,8 @@ public final class LinuxI2CBus: I2CBus {
         }
         self.functionality = functionality
         transferMode = mode
-        handle = Locked(Handle(descriptor: descriptor, selectedAddress: nil))
+        handle = Locked(Handle(descriptor: descriptor, selectedAddress: nil,
+                               runsPerTransaction: mode == .combined ? Self.maxRunsPerCombinedTransaction : 1))
     }
 
     deinit {
@@ -99,15 +119,41 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        guard count > 0, count <= 8192 else {
+        guard count > 0, count <= Self.maxMessageLength else {
             throw I2CError(code: .invalidRequest, bus: path, address: address, operation: "read of \(count) bytes")
         }
         switch transferMode {
         case .smbusBlock:
             return try smbusRead(at: address, from: register, count: count)
         default:
-            return try combinedRead(at: address, from: register, count: count)
+            return try combinedRead(at: address, [RegisterRun(register: register, count: count)])[0]
         }
+    }
+
+    /// 21 in combined mode (42 messages); 1 with SMBus, or after the adapter refused a
+    /// transaction with more than one read message.
+    public var maxRunsPerTransaction: Int {
+        handle.withLock { $0.runsPerTransaction }
+    }
+
+    public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        if let bad = runs.first(where: { $0.count <= 0 || $0.count > Self.maxMessageLength }) {
+            throw I2CError(code: .invalidRequest, bus: path, address: address, operation: "read of \(bad.count) bytes")
+        }
+        var results: [[UInt8]] = []
+        results.reserveCapacity(runs.count)
+        var next = runs.startIndex
+        while next < runs.endIndex {
+            let size = transferMode == .smbusBlock ? 1 : maxRunsPerTransaction
+            let group = Array(runs[next..<min(runs.endIndex, next + size)])
+            if transferMode == .smbusBlock {
+                results.append(try smbusRead(at: address, from: group[0].register, count: group[0].count))
+            } else {
+                results += try combinedRead(at: address, group)
+            }
+            next += group.count
+        }
+        return results
     }
 
     public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
@@ -121,26 +167,59 @@ public final class LinuxI2CBus: I2CBus {
 
     // MARK: I2C_RDWR
 
-    private func combinedRead(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        var registerByte = register
-        var buffer = [UInt8](repeating: 0, count: count)
-        let result: Int32 = withUnsafeMutablePointer(to: &registerByte) { registerPointer in
+    /// One `I2C_RDWR` with two messages per run: the register address, then the read. An adapter
+    /// that takes only one read message refuses more with `EOPNOTSUPP` before any bus traffic (the
+    /// i2c core's quirk check and `i2c-bcm2835` both do), so the runs are then safely carried one
+    /// transaction each, and so are all later ones.
+    private func combinedRead(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        var registers = runs.map(\.register)
+        var buffer = [UInt8](repeating: 0, count: runs.reduce(0) { $0 + $1.count })
+        let messageCount = 2 * runs.count
+        let (result, failure): (Int32, Int32) = registers.withUnsafeMutableBufferPointer { registerPointer in
             buffer.withUnsafeMutableBufferPointer { readPointer in
-                var messages = [
-                    i2c_msg(addr: UInt16(address.rawValue), flags: 0, len: 1, buf: registerPointer),
-                    i2c_msg(addr: UInt16(address.rawValue), flags: UInt16(I2C_M_RD), len: UInt16(count),
-                            buf: readPointer.baseAddress),
-                ]
+                var messages: [i2c_msg] = []
+                messages.reserveCapacity(messageCount)
+                var offset = 0
+                for (index, run) in runs.enumerated() {
+                    messages.append(i2c_msg(addr: UInt16(address.rawValue), flags: 0, len: 1,
+                                            buf: registerPointer.baseAddress! + index))
+                    messages.append(i2c_msg(addr: UInt16(address.rawValue), flags: UInt16(I2C_M_RD), len: UInt16(run.count),
+                                            buf: readPointer.baseAddress! + offset))
+                    offset += run.count
+                }
                 return messages.withUnsafeMutableBufferPointer { messagePointer in
-                    var request = i2c_rdwr_ioctl_data(msgs: messagePointer.baseAddress, nmsgs: 2)
-                    return transfer { plumb_i2c_rdwr($0, &request) }
+                    var request = i2c_rdwr_ioctl_data(msgs: messagePointer.baseAddress, nmsgs: UInt32(messageCount))
+                    return transferReadingErrno { plumb_i2c_rdwr($0, &request) }
                 }
             }
         }
-        guard result >= 0 else {
-            throw I2CError(errno: errno, bus: path, address: address, operation: "read of register \(hex(register))")
+        if result < 0, failure == EOPNOTSUPP, runs.count > 1 {
+            handle.withLock { $0.runsPerTransaction = 1 }
+            var results: [[UInt8]] = []
+            for run in runs {
+                results += try combinedRead(at: address, [run])
+            }
+            return results
         }
-        return buffer
+        let operation = runs.count == 1
+            ? "read of register \(hex(runs[0].register))"
+            : "read of \(runs.count) register runs (\(runs.map(\.description).joined(separator: " "))) in one I2C_RDWR"
+        guard result >= 0 else {
+            throw I2CError(errno: failure, bus: path, address: address, operation: operation)
+        }
+        // The kernel returns the messages carried; fewer than asked leaves buffers unfilled.
+        guard result == Int32(messageCount) else {
+            throw I2CError(code: .busError, bus: path, address: address,
+                           operation: operation + " (\(result) of \(messageCount) messages carried)")
+        }
+        var results: [[UInt8]] = []
+        results.reserveCapacity(runs.count)
+        var offset = 0
+        for run in runs {
+            results.append(Array(buffer[offset..<offset + run.count]))
+            offset += run.count
+        }
+        return results
     }
 
     private func combinedWrite(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
@@ -212,6 +291,15 @@ public final class LinuxI2CBus: I2CBus {
     /// the same thread, before anything else can overwrite it.
     private func transfer(_ body: (Int32) -> Int32) -> Int32 {
         handle.withLock { body($0.descriptor) }
+    }
+
+    /// Runs one ioctl under the lock and returns its result with the errno it left, read at once
+    /// (the caller goes on to allocate, which may overwrite errno).
+    private func transferReadingErrno(_ body: (Int32) -> Int32) -> (result: Int32, errno: Int32) {
+        handle.withLock { state in
+            let result = body(state.descriptor)
+            return (result, result < 0 ? errno : 0)
+        }
     }
 
     /// Selects `address` with `I2C_SLAVE` when needed, then runs the SMBus ioctl, both under the lock.

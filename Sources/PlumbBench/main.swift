@@ -77,18 +77,23 @@ func benchmarkFIFO(seconds: Double) {
 // plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
 // targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
 // skips it. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
-// the tolerance per case).
+// the tolerance per case), `plumb-bench vibration` the vibration section, `plumb-bench fifo
+// [FIFO_SECONDS]` the two FIFO sections.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "filter" {
     let minutes = arguments.dropFirst().first.flatMap(Double.init) ?? FilterBenchmark.Options().sittingSeconds / 60
     benchmarkFilters(sittingSeconds: minutes * 60)
     exit(0)
 }
+let vibrationOnly = arguments == ["vibration"]
+if vibrationOnly { arguments.removeFirst() }
 let accuracyOnly = arguments.first == "accuracy"
-if accuracyOnly { arguments.removeFirst() }
+let fifoOnly = arguments.first == "fifo"
+if accuracyOnly || fifoOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS] | plumb-bench filter [MINUTES]")
+    print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
+          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS]")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -100,9 +105,20 @@ let build = "debug build: figures are pessimistic, use `make bench`"
 let build = "release build"
 #endif
 print("plumb-bench (\(build); \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+if fifoOnly {
+    benchmarkFIFO(seconds: fifoSeconds)
+    // Four cases (100 and 800 Hz, before and after), half the FIFO time each.
+    FIFOBatchingBenchmark(seconds: fifoSeconds / 2).run()
+    exit(0)
+}
+if vibrationOnly {
+    benchmarkVibration()
+    exit(0)
+}
 if !accuracyOnly {
     benchmarkDecodeAndTilt()
     benchmarkFIFO(seconds: fifoSeconds)
+    FIFOBatchingBenchmark(seconds: fifoSeconds / 2).run()
     let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
     AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
@@ -112,4 +128,5 @@ if chipCount > 0 {
 }
 if !accuracyOnly {
     benchmarkFilters()
+    benchmarkVibration()
 }

@@ -13,7 +13,8 @@ public enum Plumb {
     /// Every subcommand, in the order `plumb --help` lists them.
     static let commands: [any Subcommand.Type] = [
         BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, ForgetCommand.self, ProbeCommand.self, ReadCommand.self,
-        RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self, ShimCommand.self, WatchCommand.self,
+        RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self, ShimCommand.self,
+        VibrationCommand.self, WatchCommand.self,
     ]
 
     static var overview: String {

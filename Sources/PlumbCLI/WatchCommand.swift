@@ -1,4 +1,5 @@
 import Accelerometers
+import Agent
 import Contract
 #if canImport(Glibc)
 import Glibc
@@ -7,6 +8,8 @@ import PlumbDomain
 import Ruler
 import RulerService
 import Sampling
+import Settings
+import Vibration
 
 /// What `plumb watch` was asked to show: checked from the command line before the sensor opens.
 struct WatchPlan {
@@ -21,6 +24,10 @@ struct WatchPlan {
     var feet: Int
     var resultUnit: LengthUnit
     var count: Int?
+    /// The output data rate: 100 Hz unless `--rate`.
+    var rateHz: Double = WatchCommand.defaultRateHz
+    /// The machine group the vibration zone is judged by.
+    var machineClass: MachineClass = .default
 
     /// Blocks in the moving window: ``WatchCommand/blockSeconds`` each.
     var windowBlocks: Int { max(2, Int((windowSeconds / WatchCommand.blockSeconds).rounded())) }
@@ -32,7 +39,7 @@ struct WatchCommand: Subcommand {
     static let summary = "Show the level live: bubble, angles, level and stable, rise and shims."
     static let usage = "plumb watch [--bus PATH | --sensor sim [--sim-* …]] [--address ADDR] "
         + "[--state-dir DIR | --config FILE | --raw] [--unit U] [--tolerance ANGLE] [--mount M] [--average-window S] "
-        + "[--span L [--axis A]] [--length L --width W [--feet 3|4]] [--result-unit U] [--count N]"
+        + "[--span L [--axis A]] [--length L --width W [--feet 3|4]] [--result-unit U] [--rate HZ] [--class C] [--count N]"
     static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--unit", "UNIT", "deg (default), percent, mm_per_m or in_per_ft."),
         .value("--tolerance", "ANGLE", "Level tolerance: degrees, or with a unit (\"1.5 mm/m\", \"0.2%\"). Default 0.1."),
@@ -44,6 +51,9 @@ struct WatchCommand: Subcommand {
         .value("--width", "W", "The footprint's width (along y); needs --length."),
         .value("--feet", "N", "4 (default: one at each corner) or 3 (one at the front centre, two at the rear)."),
         .value("--result-unit", "U", "Unit of the rise and the shims: mm (default), cm, m, in or ft."),
+        .value("--rate", "HZ", "Output data rate, 6.25 … 3200 Hz (default 100); the vibration line needs 50 or more,\n"
+               + "and its band reaches rate/2.56 (800 Hz on a 400 kHz bus: 10–312.5 Hz)."),
+        .value("--class", "CLASS", "The machine group the vibration zone is judged by: \(MachineClass.list) (default class_i)."),
         .value("--count", "N", "Stop after N readings (one a window); default: until q or Ctrl-C."),
     ]
     static let helpSummary = """
@@ -53,13 +63,16 @@ struct WatchCommand: Subcommand {
         plumb rise and plumb shim work them out. q or Ctrl-C quits and restores the terminal. Without a
         terminal (standard input or output redirected) it prints one line per reading instead: a reading
         is the moving average over --average-window, printed each time the window has filled anew.
-        It samples at 100 Hz in blocks of 0.1 s.
+        Below them, the vibration as `plumb vibration` and the agent's P/vibration report it: the RMS
+        velocity over its band, the ISO 10816 zone, the dominant frequency and whether the machine runs
+        (the agent's default threshold and dwells), from a 1 s window that ends every block. It samples
+        at --rate (100 Hz by default) in blocks of 0.1 s.
         """
     static let footer = Frame.text + "\n\n" + CalibrationOptions.helpText
 
     /// Seconds of samples in one block: the redraw interval.
     static let blockSeconds = 0.1
-    static let rateHz = 100.0
+    static let defaultRateHz = 100.0
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let plan = try parsePlan(parsed)
@@ -68,7 +81,8 @@ struct WatchCommand: Subcommand {
 
         let opened = try sensor.open(calibrating: calibrationOptions, output: output)
         var pipeline = sensor.pipeline(calibration: opened.calibration, mount: plan.mount, tolerance: plan.tolerance,
-                                       rateHz: rateHz, windowBlocks: plan.windowBlocks)
+                                       rateHz: plan.rateHz, windowBlocks: plan.windowBlocks)
+        let vibration = vibrationMonitor(plan)
         let sampler = Sampler(chip: opened.chip)
         InterruptFlag.install()
         let terminal = WatchTerminal.isInteractive ? try WatchTerminal(console: output) : nil
@@ -79,7 +93,7 @@ struct WatchCommand: Subcommand {
             try? opened.chip.stop()
         }
         do {
-            try sampler.start(SamplingRequest(rateHz: rateHz, rangeG: 16))
+            try sampler.start(SamplingRequest(rateHz: plan.rateHz, rangeG: 16))
         } catch {
             throw CommandFailure(error.description)
         }
@@ -88,12 +102,17 @@ struct WatchCommand: Subcommand {
         var blocks = 0
         var readings = 0
         var lastDraw = -Double.infinity
+        var shaking: VibrationOutcome?
         while !InterruptFlag.raised {
             let batch: SampleBatch
-            do { batch = try sampler.nextBatch(samples: Int(rateHz * blockSeconds)) } catch {
+            do { batch = try sampler.nextBatch(samples: max(1, Int(plan.rateHz * blockSeconds))) } catch {
                 throw CommandFailure(error.description)
             }
             let measurement = try pipeline.measure(batch)
+            if case .success(let monitor) = vibration {
+                shaking = monitor.add(batch.samples, endingAt: batch.time).last ?? shaking
+            }
+            let shown = WatchVibration(vibration, latest: shaking)
             blocks += 1
             // A reading is a window filled anew: the first once it is full, then one a window.
             let isReading = blocks % plan.windowBlocks == 0
@@ -104,12 +123,13 @@ struct WatchCommand: Subcommand {
                 let now = clock.now()
                 if now - lastDraw >= blockSeconds * 0.9 {
                     let view = view(of: measurement, plan: plan, calibration: opened.calibration,
-                                    settled: blocks >= plan.windowBlocks)
+                                    settled: blocks >= plan.windowBlocks, vibration: shown)
                     terminal.draw(view.screen(colour: colour))
                     lastDraw = now
                 }
             } else if isReading {
-                output.print(view(of: measurement, plan: plan, calibration: opened.calibration, settled: true).line)
+                output.print(view(of: measurement, plan: plan, calibration: opened.calibration, settled: true,
+                                  vibration: shown).line)
             }
             if let count = plan.count, readings >= count { break }
         }
@@ -118,7 +138,7 @@ struct WatchCommand: Subcommand {
 
     /// The view of one measurement, with the rise and shim services' answers for it.
     static func view(of measurement: Measurement, plan: WatchPlan, calibration: CalibrationInUse,
-                     settled: Bool) -> WatchView {
+                     settled: Bool, vibration: WatchVibration? = nil) -> WatchView {
         let reading = CurrentReading(measurement, age: 0, lengthUnit: plan.resultUnit)
         func ask(_ service: RulerServiceName, _ request: [String: JSONValue]) -> Result<JSONValue, WatchView.Failure> {
             // A refusal (the device on its side: no rise) is shown, not fatal: the fitter is
@@ -140,7 +160,21 @@ struct WatchCommand: Subcommand {
         return WatchView(figures: ReadingFigures(measurement, unit: plan.unit, level: measurement.isLevel),
                          levelGravity: measurement.levelGravity, level: measurement.isLevel ?? false,
                          stable: measurement.isStable, calibration: calibration, plan: plan, rise: rise, shim: shim,
-                         settled: settled)
+                         settled: settled, vibration: vibration)
+    }
+
+    /// The agent's vibration stage at the plan's rate and class, with the agent's defaults for
+    /// the rest; the reason when the rate is too slow for a velocity band.
+    static func vibrationMonitor(_ plan: WatchPlan) -> Result<VibrationMonitor, VibrationAnalyzerError> {
+        let json = #"{"sample_rate_hz": \#(ParsedArguments.format(plan.rateHz)), "vibration_class": "\#(plan.machineClass.rawValue)"}"#
+        guard let settings = try? LiveSettings().applying(json: Array(json.utf8)).vibration else {
+            return .failure(VibrationAnalyzerError(.invalidRate(plan.rateHz)))
+        }
+        do throws(VibrationAnalyzerError) {
+            return .success(try VibrationMonitor(settings: settings))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The flags, checked as `plumb rise` and `plumb shim` check theirs.
@@ -167,9 +201,19 @@ struct WatchCommand: Subcommand {
         if feet != nil, length == nil {
             throw UsageError("--feet is for the shims; give --length and --width too.")
         }
-        return WatchPlan(unit: try parsed.angleUnit() ?? .deg, tolerance: try ReadCommand.parseTolerance(parsed.string("--tolerance")),
+        let rate = try parsed.double("--rate", what: "a rate in Hz") ?? defaultRateHz
+        guard OutputDataRate(hertz: rate) != nil else {
+            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
+            throw UsageError("--rate takes one of the ADXL345's rates: \(rates) Hz; got \(ParsedArguments.format(rate)).")
+        }
+        let machine = try parsed.choice("--class", from: MachineClass.allCases.map(\.rawValue))
+            .flatMap(MachineClass.init(rawValue:)) ?? .default
+        var plan = WatchPlan(unit: try parsed.angleUnit() ?? .deg, tolerance: try ReadCommand.parseTolerance(parsed.string("--tolerance")),
                          mount: try parsed.mount(), windowSeconds: window, span: span, axis: axis, length: length,
                          width: width, feet: feet ?? 4, resultUnit: try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit,
                          count: try parsed.integer("--count", in: 1...10_000_000))
+        plan.rateHz = rate
+        plan.machineClass = machine
+        return plan
     }
 }

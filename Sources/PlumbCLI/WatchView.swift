@@ -21,6 +21,8 @@ struct WatchView {
     let shim: Result<JSONValue, Failure>?
     /// Whether the window is full yet: until it is, stable can't be judged.
     let settled: Bool
+    /// The vibration line; nil to show none.
+    var vibration: WatchVibration? = nil
 
     /// A service's refusal, shown in place of its answer.
     struct Failure: Error {
@@ -36,6 +38,7 @@ struct WatchView {
             + "tilt \(figure(figures.tilt, signed: false))  \(levelWord)  \(stableWord)  \(calibration.label)"]
         if let rise { parts.append("rise " + riseSummary(rise)) }
         if let shim { parts.append("shims " + shimSummary(shim)) }
+        if let vibration { parts.append(vibration.text) }
         return parts.joined(separator: "  ")
     }
 
@@ -63,6 +66,9 @@ struct WatchView {
         }
         if let shim {
             side += shimRows(shim)
+        }
+        if let vibration {
+            side.append(vibration.text)
         }
         let height = max(bubble.count, side.count)
         var lines = ["plumb watch   \(calibration.label)   mount \(plan.mount.name)   \(figures.unit.rawValue)", ""]

@@ -46,8 +46,11 @@ public final class Sampler {
     /// The drain buffer: samples drained and not yet batched start at `pendingStart`.
     private var pending: [Vector3] = []
     private var pendingStart = 0
-    /// When the last drain returned, on ``clock``: the newest sample in `pending` arrived then.
-    private var lastDrain = 0.0
+    /// When the chip was last drained: the next drain waits for a watermark's worth since.
+    private var lastDrain = -Double.infinity
+    /// When the last drain that brought samples returned, on ``clock``: the newest sample in
+    /// `pending` arrived then.
+    private var newestArrival = 0.0
 
     public init(chip: any Accelerometer, clock: any PacingClock = MonotonicPacingClock()) {
         self.chip = chip
@@ -62,7 +65,8 @@ public final class Sampler {
         self.settings = settings
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
-        lastDrain = clock.now()
+        lastDrain = -.infinity
+        newestArrival = clock.now()
         // The first sample arrives about one period plus 1.1 ms after Measure.
         clock.sleep(seconds: 1 / settings.rateHz + 0.0011)
         return settings
@@ -88,8 +92,12 @@ public final class Sampler {
         let silenceLimit = max(0.5, Double(settings.bufferCapacity) * period * 3)
         var lastProgress = clock.now()
         while pending.count - pendingStart < wanted {
+            // A whole watermark since the last drain, even when fewer are missing or the last
+            // reading ended moments ago: a drain costs a bus transaction however few it reads.
+            clock.sleep(seconds: lastDrain + Double(settings.watermark) * period - clock.now())
             let before = pending.count
             let report = try chip.drain(into: &pending)
+            lastDrain = clock.now()
             statistics.wakeUps += 1
             statistics.samples += report.count
             statistics.clipped += report.clipped
@@ -97,19 +105,15 @@ public final class Sampler {
             let now = clock.now()
             if pending.count > before {
                 lastProgress = now
-                lastDrain = now
+                // The samples the driver left in the chip arrived after the newest one drained.
+                newestArrival = now - Double(report.remaining) * period
             } else if now - lastProgress > silenceLimit {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
-            }
-            let missing = wanted - (pending.count - pendingStart)
-            if missing > 0 {
-                let batch = min(missing, settings.watermark)
-                clock.sleep(seconds: Double(batch) * period)
             }
         }
         let end = pendingStart + wanted
         let samples = Array(pending[pendingStart..<end])
-        let time = lastDrain - Double(pending.count - end) * period
+        let time = newestArrival - Double(pending.count - end) * period
         pendingStart = end
         compact()
         return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz)

@@ -72,7 +72,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// in mm/s or an acceleration in g, within ``runningThresholdRange(_:)``.
     public package(set) var runningThreshold: RunningThreshold = .default
     /// How far below ``runningThreshold`` the figure must fall to count as stopped, as a fraction
-    /// of it (`running_hysteresis`), 0 to 0.9: with 0.25, a 0.5 mm/s threshold stops at 0.375.
+    /// of it (`running_hysteresis`), 0 to 0.9: with 0.25, the default 1 mm/s threshold stops at 0.75.
     public package(set) var runningHysteresis: Double = 0.25
     /// Seconds the figure must stay above the threshold before the machine counts as running
     /// (`running_start_s`). 5 s by default: a knock or a door closing is not a start.

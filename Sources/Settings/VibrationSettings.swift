@@ -80,7 +80,7 @@ public struct RunningSettings: Sendable, Equatable {
     }
 
     /// `threshold × (1 − hysteresis)`, in the threshold's unit: the machine stops at or below
-    /// this. 0.375 mm/s with the defaults.
+    /// this. 0.75 mm/s with the defaults.
     public var stopLevel: Double {
         threshold.value * (1 - hysteresis)
     }

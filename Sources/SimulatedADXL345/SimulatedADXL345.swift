@@ -75,6 +75,40 @@ public final class SimulatedADXL345: I2CBus {
         }
     }
 
+    /// As many runs as one Linux `I2C_RDWR` carries (42 messages, two per run), so that drivers
+    /// batch against the simulation exactly as against `/dev/i2c-N`.
+    public var maxRunsPerTransaction: Int { LinuxI2CBus.maxRunsPerCombinedTransaction }
+
+    /// Reads each run in order, up to ``maxRunsPerTransaction`` runs per transaction, each
+    /// transaction counted once in ``SimulatorStatistics/transactions``.
+    ///
+    /// Within a transaction every run is what it is on the wire, a register-address write and a
+    /// read, with the side effects of ``readRegisters(at:from:count:)``: each run touching the data
+    /// registers pops one FIFO entry when it ends, so a later run sees the next entry and the
+    /// lower FIFO_STATUS. The whole transaction happens at one instant of the clock: no sample
+    /// falls due between its runs (on a real bus about 0.2 ms pass per six-byte run at 400 kHz).
+    ///
+    /// - Throws: ``I2CError`` as for ``readRegisters(at:from:count:)``; a failed transaction has
+    ///   no effect, and the transactions before it keep theirs.
+    public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        var results: [[UInt8]] = []
+        results.reserveCapacity(runs.count)
+        var next = runs.startIndex
+        while next < runs.endIndex {
+            let group = runs[next..<min(runs.endIndex, next + maxRunsPerTransaction)]
+            let operation = "read of \(group.count) register runs from \(hexByte(group[group.startIndex].register))"
+            results += try transaction(at: address, operation: operation) { (state) throws(I2CError) in
+                if let bad = group.first(where: { $0.count <= 0 || $0.count > 8192 }) {
+                    throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
+                                   operation: "read of \(bad.count) bytes")
+                }
+                return group.map { state.read(from: $0.register, count: $0.count) }
+            }
+            next += group.count
+        }
+        return results
+    }
+
     /// Writes one register in one transaction.
     ///
     /// Acknowledged writes are appended to ``writeLog`` whatever the register; reserved and
@@ -210,5 +244,29 @@ public final class SimulatedADXL345: I2CBus {
         case .none, .unplugged:
             return target == address ? nil : (.noAcknowledge, EREMOTEIO)
         }
+    }
+}
+
+/// A simulated chip behind a bus that carries one register read per transaction, as an SMBus
+/// adapter or the Pi 0–4's (one read message, last) does: ``I2CBus/readRegisterRuns(at:_:)`` is the
+/// protocol's default, one transaction per run, so a driver takes its unbatched path. For
+/// benchmarks and tests that compare it with batching.
+public final class OneReadPerTransactionBus: I2CBus {
+    /// The chip behind it.
+    public let chip: SimulatedADXL345
+    public var name: String { chip.name }
+    /// `.smbusBlock`: what such a bus would be on Linux.
+    public var transferMode: I2CTransferMode { .smbusBlock }
+
+    public init(_ chip: SimulatedADXL345) {
+        self.chip = chip
+    }
+
+    public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        try chip.readRegisters(at: address, from: register, count: count)
+    }
+
+    public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        try chip.writeRegister(at: address, register, value: value)
     }
 }

@@ -38,7 +38,9 @@ public struct SimulatorStatistics: Sendable, Hashable {
     /// Unread entries removed by reads of the data registers (0x32–0x37). Re-reading data
     /// registers that hold no new entry counts nothing.
     public var entriesRead = 0
-    /// Calls of `readRegisters` and `writeRegister`, failed ones included.
+    /// Bus transactions, failed ones included: each call of `readRegisters` and `writeRegister`,
+    /// and each transaction of `readRegisterRuns` (one per up to 21 runs), as a Linux bus would
+    /// count ioctls.
     public var transactions = 0
     /// Of ``transactions``, those that threw.
     public var failedTransactions = 0

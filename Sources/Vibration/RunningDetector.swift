@@ -19,8 +19,9 @@
 /// (uniform for acceleration, the Hann window's for velocity) puts the difference. Until then,
 /// the end of the first window past the boundary stands in, which is never early. So a change
 /// is reported within about one window's spacing of its dwell: with windows ending every 0.1 s
-/// (``VibrationAnalyzer``'s hop), within 0.2 s; with 1 s windows that do not overlap, up to 1 s
-/// after the dwell.
+/// (``VibrationAnalyzer``'s hop), within 0.2 s after it (`plumb-bench vibration`: 0.00–0.11 s);
+/// with 1 s windows that do not overlap, from 0.2 s before it to 1.2 s after, since the Hann
+/// window's faint edges hide where in them a change fell.
 ///
 /// **Start.** Unknown (`nil`) until the first window, which decides at once and without dwell:
 /// running exactly when its level is above the threshold. That first decision is a

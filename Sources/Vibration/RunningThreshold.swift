@@ -18,9 +18,13 @@ public struct RunningThreshold: Sendable, Hashable, CustomStringConvertible {
     /// Which figure it is compared with.
     public let unit: Unit
 
-    /// The default: 0.5 mm/s, well above the ADXL345's noise in the velocity band at any rate
-    /// (about 0.05–0.2 mm/s) and below any running motor.
-    public static let `default` = RunningThreshold(uncheckedValue: 0.5, unit: .millimetresPerSecond)
+    /// The default: 1 mm/s, against the overall (root-sum-square) velocity. A still ADXL345's
+    /// own noise reads up to about 0.4 mm/s on its noisiest axis and 0.4–0.5 mm/s for the vector
+    /// in the velocity band, at 100 Hz as at 800 Hz (`plumb-bench vibration`): its noise density
+    /// is flat and the band's low end, where 1/2πf is largest, dominates. With the default
+    /// hysteresis 1 mm/s stops at 0.75 mm/s, clear of that (at 0.5 mm/s, stopping at 0.375, a
+    /// still chip never stopped in 10 minutes), and is below any running motor.
+    public static let `default` = RunningThreshold(uncheckedValue: 1, unit: .millimetresPerSecond)
 
     /// Fails unless `value` is positive and finite.
     public init?(value: Double, unit: Unit) {

@@ -12,12 +12,13 @@ import PlumbDomain
 /// chunk.
 ///
 /// **What is computed** is described on ``AxisFigures`` and ``VibrationFigures``: gravity
-/// (each axis's mean and linear trend over the window) removed; RMS, peak and crest factor in
-/// time over 0 to ODR/2; the spectrum by FFTW's real FFT (double) in a periodic Hann window
-/// with its power correction; velocity as A(f) / 2πf summed by Parseval over the band (10 Hz
-/// to min(1000 Hz, ODR / 2.56)), each bin by the share of its width inside the band; the
-/// dominant frequency as the strongest bin from 2 Hz up, refined by parabolic interpolation;
-/// and the strongest few peaks.
+/// (each axis's level and linear trend over the window, fitted by least squares weighted with
+/// the Hann window, so that the fit follows a slow tilt but not a tone) removed; RMS, peak and
+/// crest factor in time over 0 to ODR/2; the spectrum by FFTW's real FFT (double) in a periodic
+/// Hann window with its power correction; velocity as A(f) / 2πf summed by Parseval over the
+/// band (10 Hz to min(1000 Hz, ODR / 2.56)), each bin by the share of its width inside the
+/// band; the dominant frequency as the strongest bin from 2 Hz up, refined by parabolic
+/// interpolation; and the strongest few peaks.
 ///
 /// **Corrupt samples** (a non-finite component, or beyond ±1000 g, which no accelerometer
 /// reads) are skipped: the window fills with the next good samples, and the figures count what
@@ -25,19 +26,20 @@ import PlumbDomain
 /// later samples by one period against the true time grid; a stream with many is broken, and
 /// its sensor should be reset.
 ///
-/// **Memory.** About 60 bytes per sample of window (the window kept, its residuals, FFTW's
-/// buffers and the spectra): 48 KB for the default 1 s at 800 Hz.
+/// **Memory.** About 100 bytes per sample of window (the window kept, its residuals, FFTW's
+/// buffers, the spectra and their scales): 80 KB for the default 1 s at 800 Hz.
 ///
 /// Not thread-safe, and not `Sendable`: it owns FFTW buffers that ``add(_:endingAt:)`` writes.
-/// One task (the agent's sampling actor) owns an analyzer; several analyzers may live on
-/// different threads at once (see ``RealFFT`` on FFTW's planner).
+/// One task (the agent's sampling actor) owns an analyzer; several analyzers may be made, used
+/// and released on different threads at once: FFTW's planner, which is not thread-safe, is made
+/// so with `fftw_make_planner_thread_safe()` before any plan.
 public final class VibrationAnalyzer {
     /// The shortest window: five cycles of 10 Hz, which puts the band's low edge at bin 5 or
     /// above, clear of what the mean and trend leave near DC.
     public static let minimumWindowSeconds = 0.5
     /// The longest window.
     public static let maximumWindowSeconds = 60.0
-    /// The most samples in a window (about 4 MB of analysis), so a long window at a fast rate
+    /// The most samples in a window (about 7 MB of analysis), so a long window at a fast rate
     /// cannot exhaust a small board's memory.
     public static let maximumWindowSamples = 65_536
     /// How many ``SpectralPeak``s a figure lists at most, per axis and overall.
@@ -53,7 +55,9 @@ public final class VibrationAnalyzer {
     public let windowSamples: Int
     /// Samples from one window's end to the next's: ``windowSamples`` unless overlapping.
     public let hopSamples: Int
-    /// Windows completed since the analyzer was made (for `health`'s `analysis_windows`).
+    /// Windows completed since the analyzer was made, overlapping ones included (with a hop of a
+    /// tenth of the window, every tenth is a disjoint window: count those for `health`'s
+    /// `analysis_windows` if it should count published windows).
     public private(set) var windowsCompleted = 0
 
     private let analysis: WindowAnalysis
@@ -125,13 +129,23 @@ public final class VibrationAnalyzer {
     ///   - time: The time of the last of them, seconds, on any monotonic clock; the others are
     ///     taken to be one period apart before it. Not finite: the chunk is skipped.
     public func add(_ samples: some Collection<Vector3>, endingAt time: Double) -> [VibrationFigures] {
+        // One non-generic loop over contiguous memory: this runs for every sample, and a generic
+        // one, unspecialized across modules, costs ten times as much.
+        if let completed = samples.withContiguousStorageIfAvailable({ add($0, endingAt: time) }) {
+            return completed
+        }
+        return Array(samples).withUnsafeBufferPointer { add($0, endingAt: time) }
+    }
+
+    private func add(_ samples: UnsafeBufferPointer<Vector3>, endingAt time: Double) -> [VibrationFigures] {
         guard time.isFinite else {
             skipped += samples.count
             return []
         }
         var completed: [VibrationFigures] = []
         let last = samples.count - 1
-        for (index, sample) in samples.enumerated() {
+        for index in samples.indices {
+            let sample = samples[index]
             guard Self.isGood(sample) else {
                 skipped += 1
                 continue

@@ -56,7 +56,9 @@ struct LevelUnderNoiseTests {
     @Test("Without hysteresis or dwell it chatters: the test can see chatter", arguments: [100, 10])
     func chattersWithoutHysteresisOrDwell(averaging: Int) throws {
         let readings = try hover(averaging: averaging)
-        #expect(readings.count == Int(duration) * 100 / averaging)
+        // The driver leaves its few newest samples for its next drain, so the last reading may
+        // not be complete when the ten minutes end.
+        #expect((Int(duration) * 100 / averaging - 1...Int(duration) * 100 / averaging).contains(readings.count))
         let (events, _) = levelEvents(readings, hysteresis: 0, dwell: 0)
         // Each reading lands on either side about evenly and independently, so about every other
         // reading flips the state: readings / 2 events expected, readings / 5 is far below that.

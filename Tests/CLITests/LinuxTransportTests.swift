@@ -6,8 +6,57 @@ import Testing
 /// ioctl, so these tests see the exact transactions the kernel would.
 @Suite("Linux I²C transport through real syscalls")
 struct LinuxTransportTests {
-    private func run(_ arguments: [String], _ fake: FakeI2CDev) throws -> PlumbProcess.Outcome {
-        try PlumbProcess.run(arguments.map { $0 == "BUS" ? fake.devicePath : $0 }, environment: fake.variables)
+    private func run(_ arguments: [String], _ fake: FakeI2CDev, also extra: [String: String] = [:]) throws -> PlumbProcess.Outcome {
+        try PlumbProcess.run(arguments.map { $0 == "BUS" ? fake.devicePath : $0 },
+                             environment: fake.variables.merging(extra) { $1 })
+    }
+
+    /// The fixture's FIFO filled in real time and emptied by reads (x counts the sample serial).
+    private static let timedFIFO = ["PLUMB_FAKE_I2C_FIFO": "timed"]
+
+    /// The timed FIFO's x counts are the sample serials, so readings of `averaging` consecutive
+    /// samples differ by `averaging` counts exactly. A stale read repeats the previous entry and
+    /// makes a difference smaller, by 1 / (16 × 256) g at 16 samples: above the JSON's 0.0001
+    /// rounding, which keeps exact differences (multiples of 0.0625) exact. A sample lost to a
+    /// late wake-up on a loaded machine makes one larger, which is no fault of the driver's.
+    private func expectConsecutiveSerials(_ outcome: PlumbProcess.Outcome, averaging: Int, readings: Int,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let xs = try outcome.jsonObjects().compactMap { ($0["gravity"] as? [String: Double])?["x"] }
+        #expect(xs.count == readings, sourceLocation: sourceLocation)
+        let step = Double(averaging) / 256
+        for (earlier, later) in zip(xs, xs.dropFirst()) {
+            #expect(later - earlier >= step - 1e-6, "readings \(earlier) then \(later)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// One `I2C_RDWR` log line's runs: pairs of a one-byte register write and a read.
+    private struct Batch {
+        var registers: [String]
+        var lengths: [Int]
+        var line: String
+
+        /// Parses `RDWR n=4 w@53[32] r@53#6 w@53[39] r@53#1 -> ok`; nil for a line of writes.
+        init?(_ line: String) {
+            guard line.hasPrefix("RDWR n="), let arrow = line.range(of: " -> ") else { return nil }
+            let tokens = line[..<arrow.lowerBound].split(separator: " ").dropFirst(2)
+            guard tokens.count % 2 == 0, !tokens.isEmpty else { return nil }
+            var registers: [String] = []
+            var lengths: [Int] = []
+            for (write, read) in zip(tokens.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
+                                     tokens.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)) {
+                guard write.hasPrefix("w@53["), write.count == 8, read.hasPrefix("r@53#"),
+                      let length = Int(read.dropFirst(5)) else { return nil }
+                registers.append(String(write.dropFirst(5).prefix(2)))
+                lengths.append(length)
+            }
+            self.registers = registers
+            self.lengths = lengths
+            self.line = line
+        }
+
+        /// How many FIFO entries (six-byte reads of DATAX0) it carried.
+        var entries: Int { zip(registers, lengths).count { $0 == "32" && $1 == 6 } }
+        var succeeded: Bool { line.hasSuffix("-> ok") }
     }
 
     // MARK: I2C_RDWR
@@ -51,10 +100,60 @@ struct LinuxTransportTests {
             "RDWR n=1 w@53[388a] -> ok",  // FIFO_CTL: stream, watermark 10
             "RDWR n=1 w@53[2d08] -> ok",  // POWER_CTL: Measure
         ])
-        let sampleReads = transfers.filter { $0.contains("w@53[32]") }
-        #expect(sampleReads.count >= 4)
-        #expect(sampleReads.allSatisfy { $0 == "RDWR n=2 w@53[32] r@53#6 -> ok" })
-        #expect(transfers.contains("RDWR n=2 w@53[39] r@53#1 -> ok"), "FIFO_STATUS is read before the entries")
+        // Entries are read many to an ioctl, each a six-byte burst, each batch ending with
+        // FIFO_STATUS; the first drain reads FIFO_STATUS alone before them.
+        let batches = transfers.compactMap(Batch.init).filter { $0.entries > 0 }
+        #expect(batches.reduce(0) { $0 + $1.entries } >= 4)
+        #expect(batches.allSatisfy { $0.registers.last == "39" && $0.lengths.last == 1 })
+        #expect(batches.allSatisfy { $0.registers.count <= 21 })
+        #expect(batches.contains { $0.entries >= 4 }, "several entries share an ioctl")
+        #expect(transfers.contains("RDWR n=2 w@53[39] r@53#1 -> ok"), "FIFO_STATUS is read before the first entries")
+    }
+
+    // MARK: Batched FIFO draining
+
+    @Test func at800HzOneIoctlCarriesADrainsEntriesInOrderWithNoneRepeated() throws {
+        let fake = try FakeI2CDev()
+        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "50", "--json"],
+                              fake, also: Self.timedFIFO)
+        #expect(outcome.status == 0, "\(outcome)")
+        try expectConsecutiveSerials(outcome, averaging: 16, readings: 50)
+        let batches = try fake.logLines().compactMap(Batch.init).filter { $0.entries > 0 }
+        #expect(batches.allSatisfy { $0.succeeded })
+        #expect(batches.allSatisfy { 2 * $0.registers.count <= 42 && $0.registers.last == "39" })
+        // Once the rate is measured a drain is one ioctl: FIFO_STATUS, about a watermark's worth
+        // of entries, FIFO_STATUS; no ioctl of its own for the status before it.
+        let carried = batches.filter { $0.registers.first == "39" }
+        #expect(carried.count >= 10, "\(batches.map(\.line))")
+        #expect(carried.contains { $0.entries >= 12 })
+    }
+
+    @Test func anAdapterThatTakesOneReadMessageLastGetsOneRunPerIoctl() throws {
+        let fake = try FakeI2CDev()
+        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "10", "--json"],
+                              fake, also: Self.timedFIFO.merging(["PLUMB_FAKE_I2C_RDWR_READS": "last"]) { $1 })
+        #expect(outcome.status == 0, "\(outcome)")
+        try expectConsecutiveSerials(outcome, averaging: 16, readings: 10)
+        let transfers = try fake.logLines().filter { $0.hasPrefix("RDWR") }
+        // The first batch is refused before it reaches the bus, once; from then on every read is
+        // its own ioctl, as on a Raspberry Pi 0–4.
+        let refused = transfers.filter { $0.hasSuffix("-> EOPNOTSUPP") }
+        #expect(refused.count == 1)
+        let after = transfers.drop { !$0.hasSuffix("-> EOPNOTSUPP") }.dropFirst()
+        #expect(after.contains("RDWR n=2 w@53[32] r@53#6 -> ok"))
+        #expect(after.allSatisfy { $0.hasPrefix("RDWR n=2 ") || $0.hasPrefix("RDWR n=1 ") })
+    }
+
+    @Test func aBusErrorInABatchStopsWithTheBusErrorMessage() throws {
+        let fake = try FakeI2CDev(.init(fault: .eioAfter(60)))
+        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
+                              fake, also: Self.timedFIFO)
+        #expect(outcome.status == 1, "an error exit, not a crash: \(outcome)")
+        #expect(outcome.stderr.contains("bus error at 0x53"))
+        #expect(outcome.stderr.contains("EIO"))
+        let failed = try #require(try fake.logLines().first { $0.hasSuffix("-> EIO") })
+        let batch = try #require(Batch(failed), "\(failed)")
+        #expect(batch.entries > 1, "the failing transfer is a batch of entries: \(failed)")
     }
 
     // MARK: SMBus fallback
@@ -77,6 +176,20 @@ struct LinuxTransportTests {
         // The block length is requested explicitly; a zero there would read nothing.
         #expect(lines.contains("SMBUS read cmd=32 size=I2C_BLOCK len=6 -> ok"))
         #expect(lines.filter { $0.hasPrefix("SLAVE") }.count == 1, "the address is selected once, not per transfer")
+    }
+
+    @Test func theSMBusFallbackDrainsATimedFIFOEntryByEntryInOrder() throws {
+        let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality))
+        let read = try run(["read", "--bus", "BUS", "--raw", "--rate", "400", "--average", "16", "--count", "25", "--json"],
+                           fake, also: Self.timedFIFO)
+        #expect(read.status == 0, "\(read)")
+        try expectConsecutiveSerials(read, averaging: 16, readings: 25)
+        let lines = try fake.logLines()
+        #expect(!lines.contains { $0.hasPrefix("RDWR") })
+        let entries = lines.filter { $0 == "SMBUS read cmd=32 size=I2C_BLOCK len=6 -> ok" }.count
+        let statuses = lines.filter { $0 == "SMBUS read cmd=39 size=I2C_BLOCK len=1 -> ok" }.count
+        #expect(entries >= 200)
+        #expect(statuses > 0 && statuses < entries, "FIFO_STATUS once per drain, then one transfer per entry")
     }
 
     @Test func anAdapterWithNeitherTransferIsRefusedClearly() throws {

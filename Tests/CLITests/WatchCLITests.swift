@@ -21,13 +21,27 @@ struct WatchCLITests {
             let tilt = try #require(number(after: "tilt", in: line), "\(line)")
             #expect(abs(tilt - 1) < 0.1, "\(line)")
             #expect(line.contains("  NOT LEVEL  ") && line.contains("  STABLE  "), "\(line)")
-            #expect(line.hasSuffix("  raw"), "\(line)")
+            #expect(line.contains("  raw  vibration"), "\(line)")
             #expect(!line.contains("rise") && !line.contains("shims"), "\(line)")
         }
         let level = try PlumbProcess.run(["watch", "--sensor", "sim", "--raw", "--count", "1", "--tolerance", "0.5"])
         #expect(level.lines.first?.contains("  LEVEL      STABLE  ") == true, "\(level)")
         let moving = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-motion", "vibration", "--raw", "--count", "1"])
         #expect(moving.lines.first?.contains("  UNSTABLE  ") == true, "\(moving)")
+    }
+
+    @Test func theVibrationLineShowsTheVelocityZoneAndRunningState() throws {
+        let outcome = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-vibration", "z:3@50", "--rate", "800",
+                                            "--raw", "--count", "2"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let line = try #require(outcome.lines.last)
+        let velocity = try #require(number(after: "vibration", in: line), "\(line)")
+        #expect(abs(velocity - 3) < 0.15, "\(line)")
+        #expect(line.contains("(10–312.5 Hz)  zone C  dominant 50.0 Hz  running"), "\(line)")
+        let slow = try PlumbProcess.run(["watch", "--sensor", "sim", "--rate", "25", "--raw", "--count", "1"])
+        #expect(slow.lines.first?.contains("vibration: none (") == true, "\(slow)")
+        let bad = try PlumbProcess.run(["watch", "--sensor", "sim", "--class", "class_v"])
+        #expect(bad.status == 2 && bad.stderr.contains("class_i"), "\(bad)")
     }
 
     @Test func aSpanAddsTheRiseAndAFootprintTheShims() throws {

@@ -37,7 +37,7 @@ struct EffectiveConfigTests {
         #expect(object["vibration_window_s"] as? Double == 1)
         #expect(object["vibration_interval_s"] as? Double == 10)
         #expect(object["vibration_class"] as? String == "class_i")
-        #expect(object["running_threshold"] as? String == "0.5 mm/s")
+        #expect(object["running_threshold"] as? String == "1 mm/s")
         #expect(object["running_hysteresis"] as? Double == 0.25)
         #expect(object["running_start_s"] as? Double == 5)
         #expect(object["running_stop_s"] as? Double == 120)

@@ -112,7 +112,7 @@ struct VibrationConfigFileTests {
         try store.save(settings: LiveSettings())
         let valid = try String(contentsOfFile: store.settingsPath, encoding: .utf8)
         for (broken, problem) in [
-            (valid.replacingOccurrences(of: "\"0.5 mm/s\"", with: "\"0.5 m/s\""), "running_threshold"),
+            (valid.replacingOccurrences(of: "\"1 mm/s\"", with: "\"1 m/s\""), "running_threshold"),
             (valid.replacingOccurrences(of: "\"class_i\"", with: "\"class_x\""), "vibration_class"),
             (valid.replacingOccurrences(of: "\"vibration_interval_s\" : 10", with: "\"vibration_interval_s\" : 0.5"),
              "vibration_interval_s"),

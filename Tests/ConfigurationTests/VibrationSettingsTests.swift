@@ -7,7 +7,7 @@ import Vibration
 
 @Suite("Live settings of issue 11: the level filter, the vibration analysis and the running state")
 struct VibrationSettingsTests {
-    @Test("Defaults: mean filter, vibration on, 1 s windows, 10 s interval, class I, 0.5 mm/s, 25 %, 5 s, 120 s")
+    @Test("Defaults: mean filter, vibration on, 1 s windows, 10 s interval, class I, 1 mm/s, 25 %, 5 s, 120 s")
     func defaults() {
         let defaults = LiveSettings()
         #expect(defaults.filter == .mean)
@@ -15,7 +15,7 @@ struct VibrationSettingsTests {
         #expect(defaults.vibrationWindowS == 1)
         #expect(defaults.vibrationIntervalS == 10)
         #expect(defaults.vibrationClass == .classI)
-        #expect(defaults.runningThreshold == RunningThreshold(value: 0.5, unit: .millimetresPerSecond))
+        #expect(defaults.runningThreshold == RunningThreshold(value: 1, unit: .millimetresPerSecond))
         #expect(defaults.runningHysteresis == 0.25)
         #expect(defaults.runningStartS == 5)
         #expect(defaults.runningStopS == 120)
@@ -224,7 +224,7 @@ struct VibrationSettingsTests {
         #expect(vibration.running.threshold == RunningThreshold(value: 0.04, unit: .gravities))
         #expect(vibration.running.hysteresis == 0.5 && vibration.running.stopLevel == 0.02)
         #expect(vibration.running.startS == 8 && vibration.running.stopS == 90)
-        #expect(LiveSettings().vibration.running.stopLevel == 0.375)
+        #expect(LiveSettings().vibration.running.stopLevel == 0.75)
         #expect(try applying(#"{"vibration": false}"#).vibration.isEnabled == false)
         // Settings the analysis doesn't read leave its value alone, so the agent can compare.
         #expect(try applying(#"{"level_tolerance": 0.5, "filter": "mean", "name": "x"}"#).vibration

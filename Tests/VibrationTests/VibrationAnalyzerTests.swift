@@ -38,6 +38,10 @@ struct VibrationAnalyzerTests {
         }
         let chunked = Self.feed(try VibrationAnalyzer(rateHz: Self.rate, windowSeconds: 1), samples, chunks: chunks)
         #expect(sameWindows(chunked, whole))
+        // A collection without contiguous storage gives the same windows.
+        let lazy = try VibrationAnalyzer(rateHz: Self.rate, windowSeconds: 1)
+            .add(samples.lazy.map { $0 }, endingAt: Double(samples.count - 1) / Self.rate)
+        #expect(sameWindows(lazy, whole))
     }
 
     @Test("A hop shorter than the window ends a window every hop, each one the window of its last samples")

@@ -42,7 +42,7 @@ struct ZoneTableTests {
         #expect(try RunningThreshold(parsing: " 2mm/s ") == RunningThreshold(value: 2, unit: .millimetresPerSecond))
         #expect(try RunningThreshold(parsing: "0.02 g") == RunningThreshold(value: 0.02, unit: .gravities))
         #expect(try RunningThreshold(parsing: "1.5").unit == .millimetresPerSecond)
-        #expect(RunningThreshold.default.description == "0.5 mm/s")
+        #expect(RunningThreshold.default.description == "1 mm/s")
         for bad in ["", "mm/s", "0 mm/s", "-1 g", "nan g", "inf", "1 m/s", "1 G"] {
             #expect(throws: RunningThresholdParseError.self, "\(bad)") { try RunningThreshold(parsing: bad) }
         }

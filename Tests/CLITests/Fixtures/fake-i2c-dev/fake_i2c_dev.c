@@ -31,6 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/i2c.h>
@@ -68,12 +69,22 @@
 #define REG_INT_SOURCE 0x30
 #define REG_DATAX0 0x32
 #define REG_DATAZ1 0x37
+#define REG_FIFO_CTL 0x38
 #define REG_FIFO_STATUS 0x39
 
 #define POWER_CTL_MEASURE 0x08
 #define INT_SOURCE_RESET 0x02
 #define INT_SOURCE_DATA_READY 0x80
 #define FIFO_ENTRIES_WHILE_MEASURING 0x08
+#define INT_SOURCE_WATERMARK 0x02
+#define INT_SOURCE_OVERRUN 0x01
+
+/** The timed FIFO: 32 levels plus the entry in the data registers (datasheet: 33 can be read). */
+#define TIMED_FIFO_CAPACITY 33
+/** Wake-up after Measure: the first sample falls due one period plus this after it. */
+#define WAKE_UP_NS 1100000ULL
+/** The timed FIFO's x counts run through the sample serial modulo this. */
+#define SERIAL_MODULUS 1024
 
 /** The default functionality mask: a plain I²C adapter with SMBus emulated on top of it. */
 #define DEFAULT_FUNCS ((unsigned long)(I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL))
@@ -105,6 +116,7 @@ static ioctl_fn real_ioctl;
 /* ------------------------------------------------------------------------------------------ */
 
 enum fault_mode { FAULT_NONE, FAULT_NACK, FAULT_EIO, FAULT_EIO_AFTER };
+enum fifo_model { FIFO_FIXED, FIFO_TIMED };
 
 static struct {
     int active;                  /* PLUMB_FAKE_I2C_PATH was set */
@@ -119,6 +131,8 @@ static struct {
     uint8_t data[6];             /* DATAX0..DATAZ1 */
     enum fault_mode fault;
     unsigned long fault_after;   /* FAULT_EIO_AFTER: transfers that still succeed */
+    enum fifo_model fifo;        /* FIFO_STATUS fixed at 8, or a FIFO filled in real time */
+    int one_read_last;           /* I2C_RDWR takes one read message, last (as i2c-bcm2835) */
 } cfg;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -141,6 +155,18 @@ static size_t fake_fd_count;
 static uint8_t regs[REG_COUNT];
 static uint8_t reg_pointer;           /* the chip's auto-incrementing register address */
 static unsigned long transfer_count;  /* transfers that reached the "bus" */
+
+/** The timed FIFO (PLUMB_FAKE_I2C_FIFO=timed). Samples are numbered from 0 at Measure; the
+ *  unread ones are serials produced - count ... produced - 1. */
+static struct {
+    int running;           /* Measure is set: the ODR clock runs */
+    uint64_t first_ns;     /* CLOCK_MONOTONIC time sample 0 of the current grid falls due */
+    uint64_t grid_done;    /* samples of the current grid produced so far */
+    uint64_t produced;     /* samples produced since power-on: the next sample's serial */
+    unsigned count;        /* unread entries, at most TIMED_FIFO_CAPACITY */
+    uint64_t last_read;    /* serial the data registers show once every entry is read */
+    int overrun;           /* INT_SOURCE OVERRUN: the FIFO filled since the last data read */
+} fifo;
 
 /* ------------------------------------------------------------------------------------------ */
 /* errno names                                                                                 */
@@ -360,6 +386,28 @@ static void read_config(void)
         }
     }
 
+    cfg.fifo = FIFO_FIXED;
+    if ((value = getenv("PLUMB_FAKE_I2C_FIFO")) != NULL && value[0] != '\0') {
+        if (strcmp(value, "fixed") == 0) {
+            cfg.fifo = FIFO_FIXED;
+        } else if (strcmp(value, "timed") == 0) {
+            cfg.fifo = FIFO_TIMED;
+        } else {
+            config_error("PLUMB_FAKE_I2C_FIFO", value, "fixed or timed");
+        }
+    }
+
+    cfg.one_read_last = 0;
+    if ((value = getenv("PLUMB_FAKE_I2C_RDWR_READS")) != NULL && value[0] != '\0') {
+        if (strcmp(value, "any") == 0) {
+            cfg.one_read_last = 0;
+        } else if (strcmp(value, "last") == 0) {
+            cfg.one_read_last = 1;
+        } else {
+            config_error("PLUMB_FAKE_I2C_RDWR_READS", value, "any or last");
+        }
+    }
+
     /* ADXL345 power-on values (datasheet Table 19); DEVID, the data registers, INT_SOURCE
      * and FIFO_STATUS are computed on read. */
     memset(regs, 0, sizeof regs);
@@ -367,6 +415,7 @@ static void read_config(void)
     regs[REG_INT_SOURCE] = INT_SOURCE_RESET;
     reg_pointer = 0;
     transfer_count = 0;
+    memset(&fifo, 0, sizeof fifo);
     cfg.active = 1;
 }
 
@@ -494,20 +543,89 @@ static void line_add_bytes(const uint8_t *bytes, size_t count)
 
 static int measuring(void) { return (regs[REG_POWER_CTL] & POWER_CTL_MEASURE) != 0; }
 
+static uint64_t now_ns(void)
+{
+    struct timespec spec;
+    clock_gettime(CLOCK_MONOTONIC, &spec);
+    return (uint64_t)spec.tv_sec * 1000000000ULL + (uint64_t)spec.tv_nsec;
+}
+
+/** BW_RATE's output data rate: 3200 / 2^(15 - code) Hz. */
+static uint64_t period_ns(void)
+{
+    unsigned code = regs[REG_BW_RATE] & 0x0Fu;
+    return (uint64_t)(1e9 / (3200.0 / (double)(1u << (15u - code))));
+}
+
+/** Produces every sample due by now into the timed FIFO, which keeps the newest 33 (stream
+ *  mode; FIFO and trigger modes are modelled as stream too). */
+static void fifo_catch_up(void)
+{
+    if (cfg.fifo != FIFO_TIMED || !fifo.running) {
+        return;
+    }
+    uint64_t now = now_ns();
+    if (now < fifo.first_ns) {
+        return;
+    }
+    uint64_t due = (now - fifo.first_ns) / period_ns() + 1;
+    if (due <= fifo.grid_done) {
+        return;
+    }
+    uint64_t fresh = due - fifo.grid_done;
+    fifo.grid_done = due;
+    fifo.produced += fresh;
+    if ((uint64_t)fifo.count + fresh >= TIMED_FIFO_CAPACITY) {
+        fifo.count = TIMED_FIFO_CAPACITY; /* the oldest are displaced */
+        fifo.overrun = 1;
+    } else {
+        fifo.count += (unsigned)fresh;
+    }
+}
+
+/** Starts a sample grid: sample 0 one period plus the wake-up time from now. */
+static void fifo_start_grid(uint64_t delay_ns)
+{
+    fifo.first_ns = now_ns() + period_ns() + delay_ns;
+    fifo.grid_done = 0;
+}
+
+/** The serial of the entry the data registers show: the oldest unread, or the last read. */
+static uint64_t shown_serial(void)
+{
+    return fifo.count > 0 ? fifo.produced - fifo.count : fifo.last_read;
+}
+
 static uint8_t reg_read(uint8_t address)
 {
     if (address >= REG_COUNT) {
         return 0;
     }
     if (address >= REG_DATAX0 && address <= REG_DATAZ1) {
+        if (cfg.fifo == FIFO_TIMED && address <= REG_DATAX0 + 1) {
+            /* x counts: the configured x plus the serial, so order and repeats show. */
+            uint16_t x = (uint16_t)((uint16_t)(cfg.data[0] | (cfg.data[1] << 8)) +
+                                    (uint16_t)(shown_serial() % SERIAL_MODULUS));
+            return address == REG_DATAX0 ? (uint8_t)(x & 0xFFu) : (uint8_t)(x >> 8);
+        }
         return cfg.data[address - REG_DATAX0];
     }
     switch (address) {
     case REG_DEVID:
         return cfg.devid;
     case REG_INT_SOURCE:
+        if (cfg.fifo == FIFO_TIMED) {
+            uint8_t value = 0;
+            if (fifo.count > 0) value |= INT_SOURCE_DATA_READY;
+            if (fifo.count >= (unsigned)(regs[REG_FIFO_CTL] & 0x1Fu)) value |= INT_SOURCE_WATERMARK;
+            if (fifo.overrun) value |= INT_SOURCE_OVERRUN;
+            return value;
+        }
         return (uint8_t)(INT_SOURCE_RESET | (measuring() ? INT_SOURCE_DATA_READY : 0));
     case REG_FIFO_STATUS:
+        if (cfg.fifo == FIFO_TIMED) {
+            return (uint8_t)fifo.count;
+        }
         return measuring() ? FIFO_ENTRIES_WHILE_MEASURING : 0;
     default:
         return regs[address];
@@ -523,7 +641,25 @@ static void reg_write(uint8_t address, uint8_t value)
         (address >= REG_DATAX0 && address <= REG_DATAZ1) || address == REG_FIFO_STATUS) {
         return; /* read-only: the chip acknowledges and ignores the byte */
     }
+    int was_measuring = measuring();
+    unsigned old_rate = regs[REG_BW_RATE] & 0x0Fu;
     regs[address] = value;
+    if (cfg.fifo != FIFO_TIMED) {
+        return;
+    }
+    if (address == REG_POWER_CTL && !was_measuring && measuring()) {
+        fifo.running = 1;
+        fifo_start_grid(WAKE_UP_NS);
+    } else if (address == REG_POWER_CTL && was_measuring && !measuring()) {
+        fifo.running = 0; /* standby keeps what the FIFO holds */
+    } else if (address == REG_BW_RATE && measuring() && (value & 0x0Fu) != old_rate) {
+        fifo_start_grid(0);
+    } else if (address == REG_FIFO_CTL && (value >> 6) == 0) {
+        /* Bypass empties the FIFO; the data registers keep the newest sample. */
+        if (fifo.count > 0) fifo.last_read = fifo.produced - 1;
+        fifo.count = 0;
+        fifo.overrun = 0;
+    }
 }
 
 /** A write on the wire: the first byte sets the register pointer, the rest are stored at it,
@@ -533,6 +669,7 @@ static void chip_write(const uint8_t *bytes, size_t count)
     if (count == 0) {
         return;
     }
+    fifo_catch_up();
     reg_pointer = bytes[0];
     for (size_t i = 1; i < count; i++) {
         reg_write(reg_pointer, bytes[i]);
@@ -540,12 +677,24 @@ static void chip_write(const uint8_t *bytes, size_t count)
     }
 }
 
-/** A read on the wire: bytes from the register pointer, incrementing. */
+/** A read on the wire: bytes from the register pointer, incrementing. In the timed FIFO the
+ *  message sees the samples due when it starts, and one that touched the data registers pops
+ *  an entry when it ends (a shorter read discards the rest of it, as the datasheet warns). */
 static void chip_read(uint8_t *bytes, size_t count)
 {
+    fifo_catch_up();
+    int touched_data = 0;
     for (size_t i = 0; i < count; i++) {
+        touched_data |= reg_pointer >= REG_DATAX0 && reg_pointer <= REG_DATAZ1;
         bytes[i] = reg_read(reg_pointer);
         reg_pointer = (uint8_t)(reg_pointer + 1u);
+    }
+    if (cfg.fifo == FIFO_TIMED && touched_data) {
+        if (fifo.count > 0) {
+            fifo.last_read = fifo.produced - fifo.count;
+            fifo.count--;
+        }
+        fifo.overrun = 0;
     }
 }
 
@@ -770,6 +919,16 @@ static int handle_rdwr(struct i2c_rdwr_ioctl_data *request, int *done)
     }
     if (error == 0 && (cfg.funcs & I2C_FUNC_I2C) == 0) {
         error = EOPNOTSUPP; /* an SMBus-only adapter has no master_xfer */
+    }
+    if (error == 0 && cfg.one_read_last) {
+        /* i2c-bcm2835: "only one read message supported, has to be last", refused before the
+         * transfer starts. */
+        for (uint32_t i = 0; i + 1 < count; i++) {
+            if (messages[i].flags & I2C_M_RD) {
+                error = EOPNOTSUPP;
+                break;
+            }
+        }
     }
     if (error == 0) {
         error = bus_fault();

@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/i2c.h>
@@ -899,6 +900,145 @@ static void scenario_chip(void)
     close_device(fd);
 }
 
+/** One I2C_RDWR of `count` runs, each a write of its register then a read of `lengths[i]`
+ *  bytes into `buffers[i]`. Appends the expected log line for a successful transfer. */
+#define MAX_RUNS 21
+static int rdwr_runs(int fd, const uint8_t *registers, const uint16_t *lengths, uint8_t **buffers,
+                     size_t count, int *error)
+{
+    uint8_t pointers[MAX_RUNS];
+    struct i2c_msg messages[2 * MAX_RUNS];
+    for (size_t i = 0; i < count; i++) {
+        pointers[i] = registers[i];
+        messages[2 * i] = (struct i2c_msg){.addr = 0x53, .flags = 0, .len = 1, .buf = &pointers[i]};
+        messages[2 * i + 1] = (struct i2c_msg){.addr = 0x53, .flags = I2C_M_RD, .len = lengths[i], .buf = buffers[i]};
+    }
+    struct i2c_rdwr_ioctl_data request = {.msgs = messages, .nmsgs = (uint32_t)(2 * count)};
+    int result = ioctl(fd, I2C_RDWR, &request);
+    *error = error_of(result);
+    return result;
+}
+
+/** The log line of a successful rdwr_runs(). */
+static void expect_runs(const uint8_t *registers, const uint16_t *lengths, size_t count)
+{
+    char line[2048];
+    int used = snprintf(line, sizeof line, "RDWR n=%zu", 2 * count);
+    for (size_t i = 0; i < count && used > 0 && (size_t)used < sizeof line; i++) {
+        used += snprintf(line + used, sizeof line - (size_t)used, " w@53[%02x] r@53#%u", registers[i],
+                         (unsigned)lengths[i]);
+    }
+    expect("%s -> ok", line);
+}
+
+static void sleep_ms(long milliseconds)
+{
+    struct timespec request = {.tv_sec = milliseconds / 1000, .tv_nsec = (milliseconds % 1000) * 1000000L};
+    while (nanosleep(&request, &request) != 0 && errno == EINTR) {
+    }
+}
+
+/** The x counts of six data bytes. */
+static int x_of(const uint8_t *data) { return (int16_t)(uint16_t)(data[0] | (data[1] << 8)); }
+
+/* PLUMB_FAKE_I2C_FIFO=timed: entries arrive at BW_RATE's rate from Measure, each data read pops
+ * one, x counts the serial; FIFO_STATUS, INT_SOURCE's OVERRUN and bypass behave as on the chip. */
+static void scenario_timed_fifo(void)
+{
+    int error;
+    int fd = open_device(O_RDWR);
+    expect("OPEN %s -> ok", device_path);
+    CHECK(read_register(fd, 0x39) == 0, "nothing before Measure");
+
+    /* 50 Hz, stream: samples at 21.1, 41.1, 61.1 ms after Measure. */
+    write_register(fd, 0x2c, 0x09);
+    write_register(fd, 0x38, 0x80);
+    write_register(fd, 0x2d, 0x08);
+    sleep_ms(70);
+    int entries = read_register(fd, 0x39);
+    CHECK(entries >= 3 && entries <= 6, "entries after 70 ms at 50 Hz: %d", entries);
+    /* One more entry read than there are: the last finds the FIFO empty and repeats the last
+     * entry, unless a sample arrived meanwhile. */
+    uint8_t registers[MAX_RUNS];
+    uint16_t lengths[MAX_RUNS];
+    uint8_t data[MAX_RUNS][6];
+    uint8_t *buffers[MAX_RUNS];
+    size_t runs = (size_t)entries + 2;
+    for (size_t i = 0; i + 1 < runs; i++) {
+        registers[i] = 0x32;
+        lengths[i] = 6;
+        buffers[i] = data[i];
+    }
+    uint8_t status = 0xAA;
+    registers[runs - 1] = 0x39;
+    lengths[runs - 1] = 1;
+    buffers[runs - 1] = &status;
+    int result = rdwr_runs(fd, registers, lengths, buffers, runs, &error);
+    CHECK(result == (int)(2 * runs), "batch of %zu runs: %d (%s)", runs, result, strerror(error));
+    expect_runs(registers, lengths, runs);
+    for (int i = 0; i < entries; i++) {
+        CHECK(x_of(data[i]) == i, "entry %d has serial %d", i, x_of(data[i]));
+        CHECK(data[i][4] == 0x00 && data[i][5] == 0x01, "z of entry %d", i);
+    }
+    int extra = x_of(data[entries]);
+    CHECK((extra == entries - 1 && status == 0) || extra == entries, "the read past the end: %d, status %u", extra,
+          (unsigned)status);
+
+    /* 800 Hz for 100 ms: full, OVERRUN set, and cleared by the next data read. */
+    write_register(fd, 0x2d, 0x00);
+    write_register(fd, 0x38, 0x00);
+    CHECK(read_register(fd, 0x39) == 0, "bypass empties the FIFO");
+    write_register(fd, 0x2c, 0x0d);
+    write_register(fd, 0x38, 0x80);
+    write_register(fd, 0x2d, 0x08);
+    sleep_ms(100);
+    CHECK(read_register(fd, 0x39) == 33, "a full FIFO holds 33");
+    uint8_t before = 0, sample[6], after = 0;
+    uint8_t overrun_registers[3] = {0x30, 0x32, 0x30};
+    uint16_t overrun_lengths[3] = {1, 6, 1};
+    uint8_t *overrun_buffers[3] = {&before, sample, &after};
+    result = rdwr_runs(fd, overrun_registers, overrun_lengths, overrun_buffers, 3, &error);
+    CHECK(result == 6, "INT_SOURCE, entry, INT_SOURCE: %d (%s)", result, strerror(error));
+    expect_runs(overrun_registers, overrun_lengths, 3);
+    CHECK((before & 0x01) != 0, "OVERRUN while full: INT_SOURCE %02x", before);
+    CHECK((after & 0x01) == 0 || (after & 0x80) != 0, "OVERRUN cleared by the data read: %02x", after);
+
+    /* Standby keeps the entries and makes no more. */
+    write_register(fd, 0x2d, 0x00);
+    int kept = read_register(fd, 0x39);
+    sleep_ms(20);
+    CHECK(read_register(fd, 0x39) == kept, "standby makes no samples");
+    close_device(fd);
+}
+
+/* PLUMB_FAKE_I2C_RDWR_READS=last: like i2c-bcm2835, one read message, and that one last. */
+static void scenario_one_read_last(void)
+{
+    int error;
+    int fd = open_device(O_RDWR);
+    expect("OPEN %s -> ok", device_path);
+    uint8_t registers[2] = {0x00, 0x39};
+    uint16_t lengths[2] = {1, 1};
+    uint8_t devid = 0, status = 0;
+    uint8_t *buffers[2] = {&devid, &status};
+    int result = rdwr_runs(fd, registers, lengths, buffers, 2, &error);
+    CHECK_FAILS(result, error, EOPNOTSUPP);
+    expect("RDWR n=4 w@53[00] r@53#1 w@53[39] r@53#1 -> EOPNOTSUPP");
+    CHECK(read_register(fd, 0x00) == 0xE5, "one read, last, works");
+    /* Two writes then a read: the read is last, so it is carried. */
+    uint8_t first[2] = {0x1e, 0x05}, second = 0x1e, value = 0;
+    struct i2c_msg messages[3] = {
+        {.addr = 0x53, .flags = 0, .len = 2, .buf = first},
+        {.addr = 0x53, .flags = 0, .len = 1, .buf = &second},
+        {.addr = 0x53, .flags = I2C_M_RD, .len = 1, .buf = &value},
+    };
+    struct i2c_rdwr_ioctl_data request = {.msgs = messages, .nmsgs = 3};
+    result = ioctl(fd, I2C_RDWR, &request);
+    CHECK(result == 3 && value == 0x05, "write, write, read: %d, %02x", result, value);
+    expect("RDWR n=3 w@53[1e05] w@53[1e] r@53#1 -> ok");
+    close_device(fd);
+}
+
 /* PLUMB_FAKE_I2C_SLAVE_ERRNO=EBUSY */
 static void scenario_slave_busy(void)
 {
@@ -993,6 +1133,10 @@ int main(int argc, char **argv)
         scenario_no_log();
     } else if (strcmp(scenario, "fork") == 0) {
         scenario_fork();
+    } else if (strcmp(scenario, "timed-fifo") == 0) {
+        scenario_timed_fifo();
+    } else if (strcmp(scenario, "one-read-last") == 0) {
+        scenario_one_read_last();
     } else if (strcmp(scenario, "noop") == 0) {
         return 0;
     } else {

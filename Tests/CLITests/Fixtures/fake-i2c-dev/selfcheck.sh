@@ -82,6 +82,8 @@ scenario address PLUMB_FAKE_I2C_ADDR=0x1d PLUMB_FAKE_I2C_NACK_ERRNO=6
 scenario chip PLUMB_FAKE_I2C_DEVID=0x00 PLUMB_FAKE_I2C_XYZ=-1,32767,-32768
 scenario slave-busy PLUMB_FAKE_I2C_SLAVE_ERRNO=EBUSY
 scenario fork
+scenario timed-fifo PLUMB_FAKE_I2C_FIFO=timed
+scenario one-read-last PLUMB_FAKE_I2C_RDWR_READS=last
 scenario no-log PLUMB_FAKE_I2C_LOG=
 
 # Without PLUMB_FAKE_I2C_PATH the library is inert: the path is a missing file, no log.
@@ -115,7 +117,7 @@ for setting in PLUMB_FAKE_I2C_XYZ=1,2 PLUMB_FAKE_I2C_XYZ=0,0,40000 PLUMB_FAKE_I2
     PLUMB_FAKE_I2C_FUNCS=zz PLUMB_FAKE_I2C_FUNCS=0x PLUMB_FAKE_I2C_FAULT=boom \
     PLUMB_FAKE_I2C_FAULT=eio-after: PLUMB_FAKE_I2C_FAULT=eio-after:-1 \
     PLUMB_FAKE_I2C_OPEN_ERRNO=EWHAT PLUMB_FAKE_I2C_OPEN_ERRNO=0 PLUMB_FAKE_I2C_NACK_ERRNO=x \
-    PLUMB_FAKE_I2C_SLAVE_ERRNO=99999; do
+    PLUMB_FAKE_I2C_SLAVE_ERRNO=99999 PLUMB_FAKE_I2C_FIFO=sometimes PLUMB_FAKE_I2C_RDWR_READS=first; do
     raw "config error $setting" config_error "$setting"
 done
 # ...but the inert library ignores them.

@@ -1,0 +1,90 @@
+import BrokerHarness
+import Foundation
+import MQTT
+import Testing
+
+/// `plumb run` on a simulated machine that vibrates, against a real mosquitto: `P/vibration`,
+/// the running and zone events, the health count, and turning the analysis off.
+@Suite("Vibration over a real broker", .serialized)
+struct VibrationOverBrokerTests {
+    /// 800 Hz for the band up to 312.5 Hz; short dwells so a run fits in seconds.
+    static let yaml = """
+        sensor:
+          sample_rate_hz: 800
+        vibration:
+          running_start_s: 1
+          running_stop_s: 1
+          vibration_interval_s: 1
+        """
+
+    @Test func vibrationIsPublishedRetainedWithTheBandAndTheZone() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.yaml, arguments: ["--sim-vibration", "z:3@50"])
+        let p = agent.prefix
+        let figures = try #require(await observer.waitForJSON(p + "/vibration", timeout: 15) { $0["running"] as? Bool == true })
+        #expect(figures["band_hz"] as? [Double] == [10, 312.5])
+        #expect(figures["zone"] as? String == "C", "3 mm/s is zone C for class I: \(figures)")
+        #expect(figures["vibration_class"] as? String == "class_i")
+        #expect(figures["rate_hz"] as? Double == 800)
+        let velocity = try #require(figures["velocity_rms_mm_s"] as? Double)
+        #expect(abs(velocity - 3) < 0.15, "\(velocity) mm/s for 3 mm/s")
+        let dominant = try #require(figures["dominant_hz"] as? Double)
+        #expect(abs(dominant - 50) <= 1)
+        let axes = try #require(figures["axes"] as? [String: [String: Any]])
+        #expect(Set(axes.keys) == ["x", "y", "z"])
+        #expect((axes["x"]?["velocity_rms_mm_s"] as? Double ?? 1) < 0.3, "x is still: \(axes["x"] ?? [:])")
+        let retained = try await Observer.retained(port: broker.port, filter: p + "/vibration")
+        #expect(retained.count == 1)
+        let health = try #require(await observer.waitForJSON(p + "/health", timeout: 15) {
+            ($0["analysis_windows"] as? Int ?? 0) > 0
+        })
+        #expect((health["analysis_windows"] as? Int ?? 0) > 10)
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func aMachineThatStartsAndStopsSendsRunningEventsWithTheRunsDuration() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.yaml,
+                                     arguments: ["--sim-vibration", "z:3@50", "--sim-machine", "4:4"])
+        let p = agent.prefix
+        // Running at start (no event: the first window decides), stopped at 4 s, running at 8 s,
+        // stopped at 12 s: the second stop ends a whole 4 s run.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let stops = observer.events("running_stopped", prefix: p)
+            if stops.count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let starts = observer.events("running_started", prefix: p)
+        let stops = observer.events("running_stopped", prefix: p)
+        try #require(stops.count >= 2 && !starts.isEmpty, "starts \(starts), stops \(stops)")
+        let duration = try #require(stops[1]["duration_s"] as? Double)
+        #expect(abs(duration - 4) < 0.5, "a 4 s run lasted \(duration) s")
+        #expect(starts[0]["threshold"] as? String == "1 mm/s")
+        // The state follows: the last P/vibration says what the last event said.
+        let states = observer.messages(on: p + "/vibration").compactMap(json).compactMap { $0["running"] as? Bool }
+        #expect(states.contains(true) && states.contains(false))
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func turningVibrationOffClearsTheRetainedFigures() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.yaml, arguments: ["--sim-vibration", "z:3@50"])
+        let p = agent.prefix
+        await observer.waitForJSON(p + "/vibration", timeout: 15)
+        try observer.publish(p + "/config/vibration/set", "false")
+        await observer.waitFor(p + "/vibration", timeout: 10) { $0.payload.isEmpty }
+        try await Task.sleep(for: .seconds(1))
+        let retained = try await Observer.retained(port: broker.port, filter: p + "/vibration")
+        #expect(retained.isEmpty, "\(retained.map(\.payloadString))")
+        let config = try #require(await observer.waitForJSON(p + "/config") { $0["vibration"] as? Bool == false })
+        #expect(config["vibration"] as? Bool == false)
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+}
