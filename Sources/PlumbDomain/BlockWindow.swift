@@ -17,8 +17,9 @@ public enum GravityFilter: String, Hashable, Sendable, CaseIterable {
     /// A 4th-order Butterworth low-pass at ``LowpassFilter/defaultCutoffHz`` on the raw sample
     /// stream, before the samples are averaged into blocks, then the window's mean: vibration
     /// faster than a few hertz is removed before anything is decimated, so it cannot alias into
-    /// the reading. For running machinery. A step still shows within a few blocks (the window
-    /// restarts on it, and so does the filter).
+    /// the reading. For running machinery. A step shows within a few blocks and settles in the
+    /// filter's own settling time, under a second: the window restarts on it and follows the
+    /// filter until it has settled.
     case lowpass
 }
 

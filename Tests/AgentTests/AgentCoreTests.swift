@@ -127,6 +127,37 @@ struct AgentCoreTests {
         #expect(rig.mqtt.publications.isEmpty)
     }
 
+    @Test func theFilterSettingReachesThePipelineLive() async throws {
+        let rig = try Rig(settingsJSON: #"{"level_dwell_s": 0, "average_window_s": 1, "vibration": false}"#)
+        rig.mqtt.simulateConnect()
+        await rig.connect()
+        await rig.core.handle(.started(SamplingSettings(rateHz: 100, rangeG: 16, watermark: 10, bufferCapacity: 33)))
+        // Still at 0.3° of roll on a machine running at 0.2 g, 49.3 Hz, on every axis.
+        var sample = 0
+        func feedRunning(seconds: Double) async {
+            for _ in 0..<Int(seconds * 10) {
+                rig.clock.advance(0.1)
+                let samples = (0..<10).map { _ -> Vector3 in
+                    let phase = 2 * Double.pi * 49.3 * Double(sample) / 100
+                    sample += 1
+                    let shake = Vector3(x: sin(phase), y: sin(phase + 2 * .pi / 3), z: sin(phase + 4 * .pi / 3)) * 0.2
+                    return Attitude.gravity(roll: Angle(degrees: 0.3), pitch: .zero) + shake
+                }
+                await rig.core.handle(.batch(SampleBatch(samples: samples, time: rig.clock.now(), rateHz: 100),
+                                             statistics: SamplerStatistics()))
+            }
+        }
+        func stable() throws -> Bool? {
+            let state = try #require(rig.mqtt.lastRetained(on: rig.topics.state)?.payload)
+            return try #require(try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])["stable"] as? Bool
+        }
+        await feedRunning(seconds: 3)
+        #expect(try stable() == false, "under mean, the raw samples' 0.14 g rms is shaking")
+        await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "filter"), payload: Array("lowpass".utf8))))
+        await feedRunning(seconds: 3)
+        #expect(try stable() == true, "under lowpass the reading is still, and so is stable")
+    }
+
     @Test func aFaultForgetsThePreviousReading() async throws {
         let rig = try Rig()
         rig.mqtt.simulateConnect()
