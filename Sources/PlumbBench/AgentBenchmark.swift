@@ -50,16 +50,7 @@ struct AgentBenchmark {
         }
         try? subscriber.start()
 
-        // Let it start and settle before counting CPU.
-        Thread.sleep(forTimeInterval: 2)
-        let cpuStart = BenchRig.processCPUSeconds(agent.processIdentifier)
-        let wallStart = clock.now()
-        Thread.sleep(forTimeInterval: seconds)
-        let cpu = BenchRig.processCPUSeconds(agent.processIdentifier) - cpuStart
-        let wall = clock.now() - wallStart
-        let peakKiB = BenchRig.peakRSSKiB(agent.processIdentifier)
-        agent.terminate()
-        agent.waitUntilExit()
+        let (cpuPercent, wall, peakMB) = Self.measure(agent, seconds: seconds)
 
         let latencies = arrivals.times.compactMap { arrival -> Double? in
             // The step that caused it: the start of the odd period the event arrived in.
@@ -67,8 +58,6 @@ struct AgentBenchmark {
             guard index % 2 != 0 else { return nil }
             return arrival - Double(index) * period
         }.sorted()
-        let cpuPercent = cpu / wall * 100
-        let peakMB = Double(peakKiB) / 1024
         let target = averageWindow + dwell + 0.020
         print("agent at 100 Hz:   \(figure(wall, 1)) s, CPU \(figure(cpuPercent, 2)) % of one core, "
               + "peak RSS \(figure(peakMB, 1)) MB")
@@ -83,6 +72,21 @@ struct AgentBenchmark {
         print("targets:           CPU < 1 %: \(cpuPercent < 1 ? "met" : "MISSED"); RSS < 20 MB: \(peakMB < 20 ? "met" : "MISSED"); "
               + "p99 ≤ \(figure(target * 1000, 0)) ms: \(p99 <= target ? "met" : "MISSED")")
         Task { await subscriber.disconnect() }
+    }
+
+    /// Lets `agent` start and settle for 2 s, then measures its CPU over `seconds` and its peak
+    /// RSS, and stops it.
+    static func measure(_ agent: Process, seconds: Double) -> (cpuPercent: Double, wall: Double, peakMB: Double) {
+        Thread.sleep(forTimeInterval: 2)
+        let cpuStart = BenchRig.processCPUSeconds(agent.processIdentifier)
+        let wallStart = clock.now()
+        Thread.sleep(forTimeInterval: seconds)
+        let cpu = BenchRig.processCPUSeconds(agent.processIdentifier) - cpuStart
+        let wall = clock.now() - wallStart
+        let peakKiB = BenchRig.peakRSSKiB(agent.processIdentifier)
+        agent.terminate()
+        agent.waitUntilExit()
+        return (cpu / wall * 100, wall, Double(peakKiB) / 1024)
     }
 
     /// `plumb run` on the simulated sensor against the broker at `port`, device id `bench`, with

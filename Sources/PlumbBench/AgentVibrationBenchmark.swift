@@ -1,4 +1,3 @@
-import Accelerometers
 import Foundation
 import MQTT
 
@@ -74,17 +73,9 @@ struct AgentVibrationBenchmark {
             }
         }
         try? subscriber.start()
-        Thread.sleep(forTimeInterval: 2)
-        let cpuStart = BenchRig.processCPUSeconds(agent.processIdentifier)
-        let wallStart = clock.now()
-        Thread.sleep(forTimeInterval: seconds)
-        let cpu = BenchRig.processCPUSeconds(agent.processIdentifier) - cpuStart
-        let wall = clock.now() - wallStart
-        let peakKiB = BenchRig.peakRSSKiB(agent.processIdentifier)
-        agent.terminate()
-        agent.waitUntilExit()
+        let (cpuPercent, wall, peakMB) = AgentBenchmark.measure(agent, seconds: seconds)
         Task { await subscriber.disconnect() }
-        return Figures(cpuPercent: cpu / wall * 100, peakMB: Double(peakKiB) / 1024, wall: wall,
+        return Figures(cpuPercent: cpuPercent, peakMB: peakMB, wall: wall,
                        vibrationMessages: counts.vibrationCount, runningEvents: counts.runningCount)
     }
 }
