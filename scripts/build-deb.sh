@@ -18,7 +18,7 @@ MAINTAINER=${DEB_MAINTAINER:-The Plumb developers <plumb@example.org>}
 say() { printf 'build-deb: %s\n' "$*" >&2; }
 fail() { printf 'build-deb: error: %s\n' "$*" >&2; exit 1; }
 
-for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
+for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip; do
     command -v "$tool" >/dev/null || fail "$tool is missing; run scripts/install-deps.sh deb (or: make deb)"
 done
 command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see README, 'Install on a Raspberry Pi'"
@@ -75,6 +75,13 @@ abs_bin=$(cd "$root/usr/bin" && pwd)/plumb
 shlibs=$(cd "$shlibs_tree" && dpkg-shlibdeps -O -e"$abs_bin") \
     || fail "dpkg-shlibdeps failed (is each library the binary links from an installed package?)"
 depends=${shlibs#shlibs:Depends=}
+# Packed relative relocations (Package.swift) need glibc 2.36's loader, a need libc6's symbols
+# file does not record (no GLIBC_ABI_DT_RELR entry): raise libc6's minimum to it.
+libc_min=$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<< "$depends")
+if readelf -V "$abs_bin" | grep -q GLIBC_ABI_DT_RELR && [[ -n $libc_min ]] \
+        && dpkg --compare-versions "$libc_min" lt 2.36; then
+    depends=${depends/"libc6 (>= $libc_min)"/"libc6 (>= 2.36)"}
+fi
 [[ $depends == *libmosquitto* && $depends == *libyaml* && $depends == *libsystemd* ]] \
     || fail "dpkg-shlibdeps found '$depends', without libmosquitto, libyaml and libsystemd"
 # postinst/postrm use groupadd, useradd, usermod, userdel and groupdel.
