@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The figures of one window of three-axis samples, with every buffer and table it needs made
 /// once for its length, so a window costs three FFTs and a few passes, and no allocation

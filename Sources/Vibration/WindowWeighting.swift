@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How much each instant of an analysis window counts in a figure of it, and so how a change
 /// of level inside a window shows in the figure: the weighting a ``RunningDetector`` inverts to

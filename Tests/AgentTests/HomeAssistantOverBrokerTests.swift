@@ -281,7 +281,9 @@ enum HomeAssistantValidator {
     private static func validateBlocking(lines: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = script
-        process.arguments = ["check", "--strict", "--text"]
+        // 2024.3's MQTT sensor has no `options`: it drops the zone sensor's, and the zone still
+        // shows A–D (HAConformanceTests.knownFindings says the same for the Swift-built payloads).
+        process.arguments = ["check", "--strict", "--text", "--allow", "2024.3.3:vibration_zone:dropped-key:'options'"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -6,7 +6,9 @@ each through Home Assistant's own code (see conformance/receive.py), and writes 
 
 Run it through ./ha-conformance, which installs Home Assistant into a cached virtualenv first.
 Exit status: 0 every message conforms, 1 at least one does not (--strict: or has a warning),
-2 usage or set-up error.
+2 usage or set-up error. --allow RELEASE:OBJECT_ID:CODE:TEXT sets aside one known, harmless warning
+of one Home Assistant release (reported as allowed, never counted), so --strict still fails on
+any other.
 """
 
 from __future__ import annotations
@@ -112,6 +114,31 @@ def write_text(outcomes: list[Outcome], out: TextIO) -> None:
             out.write(f"     {finding.as_text()}\n")
 
 
+def parse_allowance(text: str) -> tuple[str, str, str, str]:
+    parts = text.split(":", 3)
+    if len(parts) != 4 or not all(parts[:3]):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not RELEASE:OBJECT_ID:CODE:TEXT, e.g. 2024.3.3:vibration_zone:dropped-key:'options'")
+    return parts[0], parts[1], parts[2], parts[3]
+
+
+def set_aside(outcomes: list[Outcome], allowances: list[tuple[str, str, str, str]]) -> list[tuple[int, str]]:
+    """Removes the warnings an allowance names for this release; returns them, by line, as text."""
+    allowed: list[tuple[int, str]] = []
+    for o in outcomes:
+        object_id = o.topic.split("/")[-2] if o.topic.count("/") >= 2 else ""
+        kept = []
+        for finding in o.findings:
+            if finding.severity == WARNING and any(
+                    release == ha.VERSION and oid == object_id and code == finding.code and text in finding.message
+                    for release, oid, code, text in allowances):
+                allowed.append((o.line, finding.as_text()))
+            else:
+                kept.append(finding)
+        o.findings = kept
+    return allowed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ha-conformance check", description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", default="-", help="JSON lines to check (default: stdin)")
@@ -119,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--text", action="store_true", help="a line per message and finding instead of JSON")
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     parser.add_argument("--codes", action="store_true", help="list the finding codes and exit")
+    parser.add_argument("--allow", action="append", default=[], type=parse_allowance, metavar="RELEASE:OBJECT_ID:CODE:TEXT",
+                        help="set aside one known warning of one release (repeatable)")
     args = parser.parse_args(argv)
     if args.codes:
         for code, (severity, meaning) in CODES.items():
@@ -141,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
               "per line, on stdin or in a file", file=sys.stderr)
         return 2
     outcomes = asyncio.run(check(messages, args.prefix))
+    for line, text in set_aside(outcomes, args.allow):
+        print(f"ha-conformance: line {line}: allowed: {text}", file=sys.stderr)
     if args.text:
         write_text(outcomes, sys.stdout)
     else:
