@@ -39,7 +39,8 @@ extension AgentCore {
         publishLevel()
         publishState(reason: "birth")
         // The next window goes out whatever the interval: the broker may have lost the retained one.
-        vibration?.force()
+        // With the analysis off, a retained P/vibration from an earlier run would stand as current.
+        if let vibration { vibration.force() } else { publish(topics.vibration, [], retain: true) }
         flushEvents()
         // Not before the first rate measurement: a health message then would report 0 Hz.
         if healthIsReady { publishHealth(at: clock()) }

@@ -71,6 +71,20 @@ struct VibrationOverBrokerTests {
         await observer.stop()
     }
 
+    @Test func anAgentStartedWithVibrationOffClearsFiguresLeftRetainedByAnEarlierRun() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let deviceID = "stale" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        try observer.publish("plumb/\(deviceID)/vibration", #"{"velocity_rms_mm_s": 9.9, "zone": "D"}"#, retain: true)
+        let agent = try AgentProcess(brokerURL: broker.url, deviceID: deviceID, yaml: "vibration:\n  vibration: false\n")
+        await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
+        await observer.waitFor(agent.prefix + "/vibration") { $0.payload.isEmpty }
+        let retained = try await Observer.retained(port: broker.port, filter: agent.prefix + "/vibration")
+        #expect(retained.isEmpty, "\(retained.map(\.payloadString))")
+        #expect(agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
     @Test func turningVibrationOffClearsTheRetainedFigures() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port)
