@@ -65,7 +65,8 @@ struct AgentVibrationBenchmark {
             for await event in events {
                 guard case .message(let message) = event else { continue }
                 if message.topic.hasSuffix("/vibration") {
-                    counts.vibration()
+                    // An empty one clears the retained figures (vibration off): not a publication of them.
+                    if !message.payload.isEmpty { counts.vibration() }
                 } else if let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any],
                           let type = object["type"] as? String, type.hasPrefix("running_") {
                     counts.running()
