@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
-            "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
+            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
         ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",

@@ -25,7 +25,7 @@ struct AgentConfigTests {
                 "the retained desired config is deleted once applied")
         let persisted = try String(contentsOfFile: agent.stateDirectory + "/settings.json", encoding: .utf8)
         #expect(persisted.contains("percent"))
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -58,7 +58,7 @@ struct AgentConfigTests {
         let after = try #require(observer.messages(on: p + "/config").last?.payload)
         #expect(after == before, "\(String(decoding: after, as: UTF8.self))")
         #expect(observer.events("config_applied", prefix: p).isEmpty)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -73,7 +73,7 @@ struct AgentConfigTests {
         #expect(abs(((state?["roll"] as? Double) ?? 0) - 1000 * tan(2 * Double.pi / 180)) < 1)
         try observer.publish(p + "/config/level_tolerance/set", "0.2%")
         await observer.waitForJSON(p + "/config") { abs((($0["level_tolerance"] as? Double) ?? 0) - atan(0.002) * 180 / .pi) < 1e-6 }
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -90,7 +90,7 @@ struct AgentConfigTests {
         try await Task.sleep(for: .milliseconds(300))
 
         // Agent down, broker restarted, agent up: the older bulk value must not come back.
-        #expect(first.send(SIGTERM)?.status == 0)
+        #expect(await first.send(SIGTERM)?.status == 0)
         try broker.restart()
         let observerAgain = try await Observer(port: broker.port)
         let second = try AgentProcess(brokerURL: broker.url, deviceID: first.deviceID,
@@ -100,7 +100,7 @@ struct AgentConfigTests {
         #expect(config["alarm_threshold"] as? Double == 7)
         try await Task.sleep(for: .milliseconds(500))
         #expect(observerAgain.messages(on: p + "/config").compactMap(json).allSatisfy { $0["level_tolerance"] as? Double == 0.3 })
-        #expect(second.send(SIGTERM)?.status == 0)
+        #expect(await second.send(SIGTERM)?.status == 0)
         await observer.stop()
         await observerAgain.stop()
     }

@@ -11,7 +11,7 @@ struct AgentRobustnessTests {
         let observer = try await Observer(port: broker.port)
         let agent = try AgentProcess(brokerURL: broker.url)
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
-        let exit = try #require(agent.send(SIGTERM))
+        let exit = try #require(await agent.send(SIGTERM))
         #expect(exit.status == 0)
         #expect(exit.seconds < 2)
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "offline" }
@@ -22,7 +22,7 @@ struct AgentRobustnessTests {
         let broker = try MosquittoBroker.start()
         let agent = try AgentProcess(brokerURL: broker.url)
         #expect(await agent.waitForLog("connected to the broker"))
-        let exit = try #require(agent.send(SIGINT))
+        let exit = try #require(await agent.send(SIGINT))
         #expect(exit.status == 0 && exit.seconds < 2)
         let status = try await Observer.retained(port: broker.port, filter: agent.prefix + "/status")
         #expect(status.first?.payloadString == "offline")
@@ -33,7 +33,7 @@ struct AgentRobustnessTests {
         let observer = try await Observer(port: broker.port)
         let agent = try AgentProcess(brokerURL: broker.url, yaml: "mqtt:\n  keepalive: 5\n")
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
-        agent.send(SIGKILL)
+        await agent.send(SIGKILL)
         await observer.waitFor(agent.prefix + "/status", timeout: 15) { $0.payloadString == "offline" }
         await observer.stop()
     }
@@ -48,7 +48,7 @@ struct AgentRobustnessTests {
         let observer = try await Observer(port: broker.port)
         await observer.waitFor(agent.prefix + "/status", timeout: 40) { $0.payloadString == "online" }
         await observer.waitForJSON(agent.prefix + "/state") { $0["sensor"] as? String == "ok" }
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -69,7 +69,7 @@ struct AgentRobustnessTests {
         await observer.waitFor(p + "/status") { _ in observer.messages(on: p + "/status").count > count }
         let health = await observer.waitForJSON(p + "/health") { ($0["reconnects"] as? Int ?? 0) >= 1 }
         #expect(health != nil)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -86,7 +86,7 @@ struct AgentRobustnessTests {
             observer.messages(on: p + "/state").last.flatMap(json)?["sensor"] as? String == "ok"
         }
         #expect(agent.isRunning)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -107,7 +107,7 @@ struct AgentRobustnessTests {
         await observer.waitForJSON(p + "/event") { $0["type"] as? String == "sensor_recovered" }
         let types = observer.messages(on: p + "/event").compactMap { json($0)?["type"] as? String }
         #expect(types.firstIndex(of: "sensor_fault")! < types.firstIndex(of: "sensor_recovered")!, "queued in order")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -118,14 +118,14 @@ struct AgentRobustnessTests {
         let p = agent.prefix
         await observer.waitForJSON(p + "/config") { $0["level_tolerance"] as? Double == 0.1 }
         try "level:\n  level_tolerance: 0.4\n".write(toFile: agent.configPath, atomically: true, encoding: .utf8)
-        agent.send(SIGHUP)
+        await agent.send(SIGHUP)
         await observer.waitForJSON(p + "/config") { $0["level_tolerance"] as? Double == 0.4 }
         try "level:\n  level_tolerance: banana\n".write(toFile: agent.configPath, atomically: true, encoding: .utf8)
-        agent.send(SIGHUP)
+        await agent.send(SIGHUP)
         #expect(await agent.waitForLog("config reload refused"))
         #expect(agent.stderr.contains("level.level_tolerance"))
         #expect(agent.isRunning)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -140,7 +140,7 @@ struct AgentRobustnessTests {
         #expect(agent.stderr.contains("settings.json"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(files.contains { $0.hasPrefix("settings.json.corrupt") }, "\(files)")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -155,11 +155,11 @@ struct AgentRobustnessTests {
         try await Task.sleep(for: .seconds(1.5))
         #expect(wrong.isRunning)
         #expect(wrong.stderr.lowercased().contains("password") || wrong.stderr.lowercased().contains("credentials"))
-        #expect(wrong.send(SIGTERM)?.status == 0)
+        #expect(await wrong.send(SIGTERM)?.status == 0)
 
         let right = try AgentProcess(brokerURL: broker.url, yaml: yaml, environment: ["PLUMB_MQTT_PASSWORD": "s3cret"])
         #expect(await right.waitForLog("connected to the broker"))
-        #expect(right.send(SIGTERM)?.status == 0)
+        #expect(await right.send(SIGTERM)?.status == 0)
     }
 
     @Test func tlsWithVerificationAgainstTheBrokersCA() async throws {
@@ -167,6 +167,6 @@ struct AgentRobustnessTests {
         let ca = try #require(broker.caFile)
         let agent = try AgentProcess(brokerURL: broker.url, yaml: "mqtt:\n  tls:\n    ca_file: \(ca)\n")
         #expect(await agent.waitForLog("connected to the broker"), "\(agent.stderr)")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 }

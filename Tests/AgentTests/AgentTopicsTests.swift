@@ -36,7 +36,7 @@ struct AgentTopicsTests {
         // Vibration is on by default; the simulated machine is still, and its figures are published too.
         #expect(retained == Set(["status", "state", "level", "config", "health", "bubble", "calibration", "vibration"]
             .map { p + "/" + $0 }))
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -57,7 +57,7 @@ struct AgentTopicsTests {
         #expect(rate > 40 && rate < 60, "\(rate) Hz at 50 Hz")
         let uptime = try #require(health["uptime_s"] as? Int)
         #expect((1...15).contains(uptime), "uptime \(uptime) s")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -74,7 +74,7 @@ struct AgentTopicsTests {
         let late = states.suffix(from: states.firstIndex { json($0)?["sensor"] as? String == "ok" }! + 1)
         // Five seconds still at a 1.5 s heartbeat: three heartbeats, nothing else.
         #expect((2...4).contains(late.count), "\(late.count) states in \(Date().timeIntervalSince(start)) s")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -104,7 +104,7 @@ struct AgentTopicsTests {
         try observer.publish(p + "/command/republish", "")
         await observer.waitFor(p + "/status") { _ in observer.messages(on: p + "/status").count > before }
 
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -118,7 +118,7 @@ struct AgentTopicsTests {
         #expect(await agent.waitForLog("ignored a retained zero command"))
         await observer.waitForJSON(agent.prefix + "/state") { $0["sensor"] as? String == "ok" }
         #expect(observer.events("zeroed", prefix: agent.prefix).isEmpty)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -131,7 +131,7 @@ struct AgentTopicsTests {
         await observer.waitForJSON(p + "/state") { $0["stable"] as? Bool == true }
         try observer.publish(p + "/command/zero", "")
         await observer.waitForJSON(p + "/event") { $0["type"] as? String == "zeroed" }
-        #expect(first.send(SIGTERM)?.status == 0)
+        #expect(await first.send(SIGTERM)?.status == 0)
         let count = observer.messages(on: p + "/state").count
         let second = try AgentProcess(brokerURL: broker.url, deviceID: first.deviceID, yaml: Self.fastLevel,
                                       arguments: ["--sim-roll", "2", "--sim-noise-lsb", "0"],
@@ -139,7 +139,7 @@ struct AgentTopicsTests {
         await observer.waitFor(p + "/state") { _ in observer.messages(on: p + "/state").count > count }
         let state = observer.messages(on: p + "/state").dropFirst(count).first.flatMap(json)
         #expect(abs((state?["tilt"] as? Double) ?? 9) < 0.05, "\(String(describing: state))")
-        #expect(second.send(SIGTERM)?.status == 0)
+        #expect(await second.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 }

@@ -62,7 +62,7 @@ struct CalibrationOverBrokerTests {
         let published = try #require(await observer.waitForJSON(p + "/calibration") { $0["method"] as? String == "reversal" })
         #expect(published["date"] is String && published["calibration"] is [String: Any])
         #expect(StateStore(directory: agent.stateDirectory).loadCalibration().record?.method == .reversal)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -82,12 +82,12 @@ struct CalibrationOverBrokerTests {
         #expect((state["tilt"] as? Double ?? 9) < 0.15, "the stored offset is corrected: \(state)")
 
         try store.removeCalibration()
-        agent.send(SIGHUP)
+        await agent.send(SIGHUP)
         await observer.waitForJSON(p + "/calibration") { $0["method"] is NSNull }
         let skip = observer.messages.count
         let raw = await observer.waitFor(p + "/state", after: skip) { json($0)?["stable"] as? Bool == true }.flatMap(json)
         #expect(abs((raw?["tilt"] as? Double ?? 0) - 1.43) < 0.15, "raw again after SIGHUP: \(String(describing: raw))")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -104,7 +104,7 @@ struct CalibrationOverBrokerTests {
         #expect(await agent.waitForLog("sampling resumed"))
         let skip = observer.messages.count
         await observer.waitFor(p + "/state", after: skip) { json($0)?["sensor"] as? String == "ok" && json($0)?["roll"] is Double }
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 }

@@ -35,7 +35,7 @@ struct HomeAssistantOverBrokerTests {
         let lastDiscovery = try #require(all.lastIndex { $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") })
         let online = try #require(all.firstIndex { $0.topic == agent.prefix + "/status" && $0.payloadString == "online" })
         #expect(lastDiscovery < online)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -65,7 +65,7 @@ struct HomeAssistantOverBrokerTests {
         try observer.publish("homeassistant/status", "offline")
         try await Task.sleep(for: .seconds(6))
         #expect(observer.messages(on: tilt).count == count)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -79,7 +79,7 @@ struct HomeAssistantOverBrokerTests {
         await observer.waitFor(tilt)
         try await Task.sleep(for: .seconds(6.5))
         #expect(observer.messages(on: tilt).count == 1, "discovery was sent again for a retained online")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -109,7 +109,7 @@ struct HomeAssistantOverBrokerTests {
         let retained = try await Observer.retained(port: broker.port, filter: base + "+/config")
         let angles = Set(retained.map(\.topic).filter { topic in ["/tilt", "/roll", "/pitch"].contains { topic.contains($0) } })
         #expect(angles == Set(added.map(\.topic)))
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -130,7 +130,7 @@ struct HomeAssistantOverBrokerTests {
             $0.hasPrefix("tilt") || $0.hasPrefix("roll") || $0.hasPrefix("pitch")
         })
         #expect(angles == ["tilt_deg", "roll_deg", "pitch_deg"])
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func whatTheAgentPublishesPassesHomeAssistantsOwnSchemasInEveryMode() async throws {
@@ -164,7 +164,7 @@ struct HomeAssistantOverBrokerTests {
         }
         let result = try await HomeAssistantValidator.validate(lines: lines)
         #expect(result.status == 0, "ha-conformance:\n\(result.output)")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await settings.stop()
         await observer.stop()
     }
@@ -189,7 +189,7 @@ struct HomeAssistantOverBrokerTests {
         #expect(window.count <= 7, "\(window.count) pictures in 6 s")
         let retained = try await Observer.retained(port: broker.port, filter: bubble)
         #expect(retained.count == 1)
-        #expect(moving.send(SIGTERM)?.status == 0)
+        #expect(await moving.send(SIGTERM)?.status == 0)
 
         // A little noise (0.2 LSB: about 0.005° on a 1 s average, far inside the 0.05° deadband)
         // and a heartbeat every second: each heartbeat's average differs by noise, enough to move
@@ -203,7 +203,7 @@ struct HomeAssistantOverBrokerTests {
         try await Task.sleep(for: .seconds(4))
         #expect(observer.messages(on: stillBubble).count == settled, "a still machine sent pictures")
         #expect(observer.messages(on: still.prefix + "/state").count >= 4, "heartbeats went on meanwhile")
-        #expect(still.send(SIGTERM)?.status == 0)
+        #expect(await still.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -213,10 +213,10 @@ struct HomeAssistantOverBrokerTests {
         #expect(await agent.waitForLog("connected to the broker", timeout: 20), "\(agent.stderr)")
         try await Task.sleep(for: .seconds(2))
         // While it runs, forget refuses: the agent would publish it all again.
-        let refused = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        let refused = try await PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("online"))
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         // A desired config left behind, as a dashboard might.
         try await MosquittoClients.publish(port: broker.port, topic: agent.prefix + "/config/level_tolerance/set",
                                            message: "0.2", retain: true, qos: 1)
@@ -224,7 +224,7 @@ struct HomeAssistantOverBrokerTests {
             + MosquittoClients.retained(port: broker.port, topic: Self.discoveryFilter(agent))
         #expect(before.count >= 20)
 
-        let result = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        let result = try await PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
         #expect(result.status == 0, "\(result.stderr)")
         for message in before {
             #expect(result.stdout.contains("cleared \(message.topic)\n"))
@@ -232,7 +232,7 @@ struct HomeAssistantOverBrokerTests {
         let after = try await MosquittoClients.retained(port: broker.port, topic: agent.prefix + "/#")
             + MosquittoClients.retained(port: broker.port, topic: "homeassistant/#")
         #expect(after.isEmpty, "left behind: \(after.map(\.topic))")
-        let again = try PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
+        let again = try await PlumbCommand.run(["forget", "--device-id", agent.deviceID, "--broker", broker.url])
         #expect(again.status == 0)
         #expect(again.stdout.contains("nothing retained"))
     }
@@ -240,7 +240,12 @@ struct HomeAssistantOverBrokerTests {
 
 /// Runs the `plumb` binary to completion.
 enum PlumbCommand {
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// On a thread of its own (``offThePool(_:)``): the wait must not hold a cooperative pool thread.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await offThePool { try runBlocking(arguments) }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = AgentProcess.binary
         process.arguments = arguments
@@ -273,9 +278,7 @@ enum HomeAssistantValidator {
         }
         // On a thread of its own: Home Assistant takes seconds to load, and a blocked thread of
         // the cooperative pool (one per core) stalls the tests running beside this one.
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try validateBlocking(lines: lines) }) }
-        }
+        return try await offThePool { try validateBlocking(lines: lines) }
     }
 
     private static func validateBlocking(lines: [String]) throws -> (status: Int32, output: String) {

@@ -31,7 +31,7 @@ struct RulerServiceOverBrokerTests {
         #expect((data["ticks"] as? [Any])?.count == 301)
         let indicator = try #require(data["indicator"] as? [String: Any])
         #expect(indicator["at"] as? Double == 5.15)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func anMQTT311ClientMatchesItsReplyByTransactionOnTheDefaultResponseTopic() async throws {
@@ -46,7 +46,7 @@ struct RulerServiceOverBrokerTests {
         #expect(reply["transaction"] as? String == "t-311")
         #expect((reply["data"] as? [String: Any])?["result"] as? Double == 30.48)
         await client.stop()
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func everyErrorCodeComesBackAndNoRequestMeetsSilence() async throws {
@@ -90,7 +90,7 @@ struct RulerServiceOverBrokerTests {
         let reply = try Self.reply(busy.payloadString ?? "")
         #expect(reply["code"] as? String == "busy")
         await client.stop()
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func aReplyIsNeverSentOntoPlumbsOwnTopics() async throws {
@@ -112,7 +112,7 @@ struct RulerServiceOverBrokerTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(client.messages(on: "plumb/other/command/zero").isEmpty)
         await client.stop()
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func fiftyConcurrentRequestersEachGetTheirOwnAnswer() async throws {
@@ -154,7 +154,7 @@ struct RulerServiceOverBrokerTests {
             #expect(reply["transaction"] as? String == "n\(index)")
             #expect((reply["data"] as? [String: Any])?["result"] as? Double == Double((index + 1) * 10))
         }
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func riseAndShimUseTheCurrentReading() async throws {
@@ -184,7 +184,7 @@ struct RulerServiceOverBrokerTests {
         #expect(min(shims["rear_left"] ?? 1, shims["rear_right"] ?? 1) == 0)
         #expect(max(shims["rear_left"] ?? 9, shims["rear_right"] ?? 9) < 1)
         #expect(abs((shims["front_left"] ?? 0) - 17.455) < 2, "\(feet)")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
     @Test func stateKeepsPublishingOnTimeUnderARequestFlood() async throws {
@@ -220,7 +220,7 @@ struct RulerServiceOverBrokerTests {
         #expect(replies.contains { $0["code"] as? String == "busy" }, "\(sent) sent, no busy reply")
         #expect(replies.contains { $0["status"] as? String == "ok" })
         await flooder.stop()
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 }

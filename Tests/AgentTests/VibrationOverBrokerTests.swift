@@ -40,7 +40,7 @@ struct VibrationOverBrokerTests {
             ($0["analysis_windows"] as? Int ?? 0) > 0
         })
         #expect((health["analysis_windows"] as? Int ?? 0) > 10)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -67,7 +67,7 @@ struct VibrationOverBrokerTests {
         // The state follows: the last P/vibration says what the last event said.
         let states = observer.messages(on: p + "/vibration").compactMap(json).compactMap { $0["running"] as? Bool }
         #expect(states.contains(true) && states.contains(false))
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -81,7 +81,7 @@ struct VibrationOverBrokerTests {
         await observer.waitFor(agent.prefix + "/vibration") { $0.payload.isEmpty }
         let retained = try await Observer.retained(port: broker.port, filter: agent.prefix + "/vibration")
         #expect(retained.isEmpty, "\(retained.map(\.payloadString))")
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 
@@ -98,7 +98,7 @@ struct VibrationOverBrokerTests {
         #expect(retained.isEmpty, "\(retained.map(\.payloadString))")
         let config = try #require(await observer.waitForJSON(p + "/config") { $0["vibration"] as? Bool == false })
         #expect(config["vibration"] as? Bool == false)
-        #expect(agent.send(SIGTERM)?.status == 0)
+        #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
 }

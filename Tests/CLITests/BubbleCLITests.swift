@@ -13,13 +13,13 @@ struct BubbleCLITests {
         return (Double(svg[x]) ?? -1, Double(svg[y]) ?? -1, String(svg[fill]))
     }
 
-    @Test func theBubbleSitsOnTheHighSideAndTheFileRenders() throws {
+    @Test func theBubbleSitsOnTheHighSideAndTheFileRenders() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bubble-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("bubble.svg")
         // Roll +2° raises +y (up in the picture), pitch −1° raises +x (right).
-        let outcome = try PlumbProcess.run(["bubble", "--sensor", "sim", "--sim-roll", "2", "--sim-pitch", "-1",
+        let outcome = try await PlumbProcess.run(["bubble", "--sensor", "sim", "--sim-roll", "2", "--sim-pitch", "-1",
                                             "--sim-noise-lsb", "0", "--tolerance", "5", "--out", file.path])
         #expect(outcome.status == 0, "\(outcome)")
         let svg = try String(contentsOf: file, encoding: .utf8)
@@ -41,8 +41,8 @@ struct BubbleCLITests {
         #expect(size.width == 200 && size.height == 200)
     }
 
-    @Test func outsideTheToleranceTheBubbleIsAmberAndStdoutGetsTheSVG() throws {
-        let outcome = try PlumbProcess.run(["bubble", "--sensor", "sim", "--sim-roll", "0.5", "--sim-noise-lsb", "0",
+    @Test func outsideTheToleranceTheBubbleIsAmberAndStdoutGetsTheSVG() async throws {
+        let outcome = try await PlumbProcess.run(["bubble", "--sensor", "sim", "--sim-roll", "0.5", "--sim-noise-lsb", "0",
                                             "--unit", "mm_per_m"])
         #expect(outcome.status == 0, "\(outcome)")
         let bubble = try #require(Self.bubble(in: outcome.stdout), "\(outcome.stdout)")
@@ -51,8 +51,8 @@ struct BubbleCLITests {
         #expect(outcome.stdout.contains("mm/m"))
     }
 
-    @Test func aBadUnitIsAUsageError() throws {
-        let outcome = try PlumbProcess.run(["bubble", "--sensor", "sim", "--unit", "furlongs"])
+    @Test func aBadUnitIsAUsageError() async throws {
+        let outcome = try await PlumbProcess.run(["bubble", "--sensor", "sim", "--unit", "furlongs"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("deg, percent, mm_per_m or in_per_ft"))
     }

@@ -1,17 +1,18 @@
+import BrokerHarness
 import Foundation
 import Testing
 
 /// `plumb` run as a subprocess on the simulated sensor: its output, its JSON, its exit status.
 @Suite("plumb CLI end to end")
 struct CLIEndToEndTests {
-    @Test func versionPrintsTheVersion() throws {
-        let outcome = try PlumbProcess.run(["--version"])
+    @Test func versionPrintsTheVersion() async throws {
+        let outcome = try await PlumbProcess.run(["--version"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("plumb 0."))
     }
 
-    @Test func readJSONHasTheContractKeysAndTheSceneAngles() throws {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "3", "--sim-pitch", "-1.5",
+    @Test func readJSONHasTheContractKeysAndTheSceneAngles() async throws {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "3", "--sim-pitch", "-1.5",
                                             "--average", "50", "--count", "2", "--raw", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
         let objects = try outcome.jsonObjects()
@@ -36,8 +37,8 @@ struct CLIEndToEndTests {
     }
 
     @Test(arguments: [("percent", 100.0), ("mm_per_m", 1000.0), ("in_per_ft", 12.0)])
-    func readInSlopeUnits(unit: String, factor: Double) throws {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "2", "--sim-noise-lsb", "0",
+    func readInSlopeUnits(unit: String, factor: Double) async throws {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "2", "--sim-noise-lsb", "0",
                                             "--average", "5", "--unit", unit, "--json"])
         let object = try #require(try outcome.jsonObjects().first)
         #expect(object["unit"] as? String == unit)
@@ -47,17 +48,17 @@ struct CLIEndToEndTests {
         #expect(abs(roll - expected) < expected * 0.03, "\(roll) vs \(expected)")
     }
 
-    @Test func levelFollowsTheToleranceInAnyUnit() throws {
-        let inside = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "0.05", "--tolerance", "1.5 mm/m", "--json"])
+    @Test func levelFollowsTheToleranceInAnyUnit() async throws {
+        let inside = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "0.05", "--tolerance", "1.5 mm/m", "--json"])
         #expect(try inside.jsonObjects().first?["level"] as? Bool == true, "\(inside)")
-        let outside = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "0.5", "--tolerance", "0.2", "--json"])
+        let outside = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "0.5", "--tolerance", "0.2", "--json"])
         #expect(try outside.jsonObjects().first?["level"] as? Bool == false)
     }
 
-    @Test func uprightMountReadsTheSlopeAlongTheBar() throws {
+    @Test func uprightMountReadsTheSlopeAlongTheBar() async throws {
         // A bar level on a vertical face: the device's y is up; a 1° slope along x shows as pitch.
         // Device roll −90° puts +y up; the scene's pitch then tilts x.
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "90", "--sim-pitch", "1",
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "90", "--sim-pitch", "1",
                                             "--sim-noise-lsb", "0", "--average", "5", "--mount", "upright", "--json"])
         let object = try #require(try outcome.jsonObjects().first, "\(outcome)")
         let pitch = try #require(object["pitch"] as? Double)
@@ -66,39 +67,39 @@ struct CLIEndToEndTests {
         #expect(tilt < 1.3)
     }
 
-    @Test func upsideDownSlopeIsNullNotAFakeNumber() throws {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0",
+    @Test func upsideDownSlopeIsNullNotAFakeNumber() async throws {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0",
                                             "--average", "3", "--unit", "percent", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
         let object = try #require(try outcome.jsonObjects().first)
         #expect(object["tilt"] is NSNull)
-        let degrees = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0",
+        let degrees = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0",
                                             "--average", "3", "--json"])
         let tilt = try #require(try degrees.jsonObjects().first?["tilt"] as? Double)
         #expect(abs(tilt - 180) < 0.01)
     }
 
-    @Test func selfTestPassesOnAHealthyChipAndFailsOnAStuckOne() throws {
-        let healthy = try PlumbProcess.run(["selftest", "--sensor", "sim", "--json"])
+    @Test func selfTestPassesOnAHealthyChipAndFailsOnAStuckOne() async throws {
+        let healthy = try await PlumbProcess.run(["selftest", "--sensor", "sim", "--json"])
         #expect(healthy.status == 0, "\(healthy)")
         let report = try #require(try healthy.jsonObjects().first)
         #expect(report["passed"] as? Bool == true)
         #expect((report["axes"] as? [[String: Any]])?.count == 3)
-        let stuck = try PlumbProcess.run(["selftest", "--sensor", "sim", "--sim-fault", "stuck"])
+        let stuck = try await PlumbProcess.run(["selftest", "--sensor", "sim", "--sim-fault", "stuck"])
         #expect(stuck.status == 1)
         #expect(stuck.stdout.contains("FAIL"))
     }
 
-    @Test func probeOnTheSimulatedChip() throws {
-        let outcome = try PlumbProcess.run(["probe", "--sensor", "sim", "--json"])
+    @Test func probeOnTheSimulatedChip() async throws {
+        let outcome = try await PlumbProcess.run(["probe", "--sensor", "sim", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
         let object = try #require(try outcome.jsonObjects().first)
         #expect(object["device_id"] as? String == "0xE5")
         #expect(object["transfer"] as? String == "simulated")
     }
 
-    @Test func aSensorFaultIsAClearErrorAndExitOne() throws {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-fault", "nack"])
+    @Test func aSensorFaultIsAClearErrorAndExitOne() async throws {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-fault", "nack"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no device acknowledged"))
         #expect(outcome.stderr.contains("0x53"))
@@ -123,25 +124,28 @@ struct CLIEndToEndTests {
         (["probe", "extra"], "extra"),
         (["frobnicate"], "frobnicate"),
     ] as [([String], String)])
-    func badArgumentsPrintUsageAndExitTwo(arguments: [String], mentioned: String) throws {
-        try PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
+    func badArgumentsPrintUsageAndExitTwo(arguments: [String], mentioned: String) async throws {
+        try await PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
     }
 
     @Test(arguments: ["probe", "read", "selftest", "watch"])
-    func everySubcommandHasHelp(command: String) throws {
-        let outcome = try PlumbProcess.run([command, "--help"])
+    func everySubcommandHasHelp(command: String) async throws {
+        let outcome = try await PlumbProcess.run([command, "--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("Usage: plumb \(command)"))
         #expect(outcome.stdout.contains("--sensor"))
     }
 
-    @Test func watchStreamsUntilInterruptedAndExitsCleanly() throws {
+    @Test func watchStreamsUntilInterruptedAndExitsCleanly() async throws {
         let (process, out) = try PlumbProcess.start(["read", "--sensor", "sim", "--average", "10", "--watch", "--json"])
         // 10 samples at 100 Hz: about ten readings a second.
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .milliseconds(1500))
         kill(process.processIdentifier, SIGINT)
-        let received = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let received = await offThePool {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         let lines = received.split(separator: UInt8(ascii: "\n"))

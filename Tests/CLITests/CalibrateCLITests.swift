@@ -28,8 +28,8 @@ struct CalibrateCLITests {
         return url.path
     }
 
-    private func calibrate(_ arguments: [String], script: String, stateDir: String) throws -> PlumbProcess.Outcome {
-        try PlumbProcess.run(["calibrate"] + arguments + ["--sensor", "sim", "--sim-chip-seed", "\(Self.chipSeed)",
+    private func calibrate(_ arguments: [String], script: String, stateDir: String) async throws -> PlumbProcess.Outcome {
+        try await PlumbProcess.run(["calibrate"] + arguments + ["--sensor", "sim", "--sim-chip-seed", "\(Self.chipSeed)",
                                                            "--sim-script", script, "--state-dir", stateDir,
                                                            "--timeout", "60"], timeout: 90)
     }
@@ -49,10 +49,10 @@ struct CalibrateCLITests {
         atan2(a.cross(b).magnitude, a.dot(b)) * 180 / .pi
     }
 
-    @Test func aTumbleRecoversTheChipAndAReversalRefinesIt() throws {
+    @Test func aTumbleRecoversTheChipAndAReversalRefinesIt() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outcome = try calibrate(["six-point", "--json"], script: Self.tumble, stateDir: directory)
+        let outcome = try await calibrate(["six-point", "--json"], script: Self.tumble, stateDir: directory)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stderr.contains("-x up: done") && outcome.stderr.contains("remaining: +x up, +y up, -y up, -z up"))
         let loaded = StateStore(directory: directory).loadCalibration()
@@ -87,7 +87,7 @@ struct CalibrateCLITests {
         #expect(worstGainsOnly > 0.2, "an offset-and-gain fit misses the cross-axis terms")
 
         // A reversal on top: same matrix, offset refined by what little is left, surface found.
-        let reversal = try calibrate(["reversal"], script: "surface:0.3/-0.2 6s, turn:180 6s", stateDir: directory)
+        let reversal = try await calibrate(["reversal"], script: "surface:0.3/-0.2 6s, turn:180 6s", stateDir: directory)
         #expect(reversal.status == 0, "\(reversal)")
         #expect(reversal.stdout.contains("surface tilt"), "\(reversal)")
         let refined = try #require(StateStore(directory: directory).loadCalibration().record)
@@ -99,10 +99,10 @@ struct CalibrateCLITests {
                 "\(surface)")
     }
 
-    @Test func aReversalAloneSeparatesTheZeroErrorFromTheSurface() throws {
+    @Test func aReversalAloneSeparatesTheZeroErrorFromTheSurface() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outcome = try calibrate(["reversal", "--json"], script: "surface:0.3/-0.2 6s, turn:180 6s", stateDir: directory)
+        let outcome = try await calibrate(["reversal", "--json"], script: "surface:0.3/-0.2 6s, turn:180 6s", stateDir: directory)
         #expect(outcome.status == 0, "\(outcome)")
         let record = try #require(StateStore(directory: directory).loadCalibration().record, "\(outcome)")
         #expect(record.method == .reversal && record.residualMilliG == nil && record.faces == nil)
@@ -126,34 +126,34 @@ struct CalibrateCLITests {
         ("face:+z 6s, face:-z 6s, face:+z 6s", "The face +z up was measured twice"),
         ("face:+z 6s, face:+x roll:15 6s", "° from lying on a face (nearest: +x up); lay it flat"),
     ])
-    func aRefusedFaceEndsTheScriptedTumbleAndSavesNothing(script: String, message: String) throws {
+    func aRefusedFaceEndsTheScriptedTumbleAndSavesNothing(script: String, message: String) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outcome = try calibrate(["six-point"], script: script, stateDir: directory)
+        let outcome = try await calibrate(["six-point"], script: script, stateDir: directory)
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains(message) && outcome.stderr.contains("Nothing was saved"), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/calibration.json"))
     }
 
-    @Test func mistakesAreUsageErrors() throws {
-        try PlumbProcess.expectUsageError(["calibrate", "--sensor", "sim"], mentioning: "six-point or reversal")
-        try PlumbProcess.expectUsageError(["calibrate", "tumble", "--sensor", "sim"], mentioning: "got 'tumble'")
-        try PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--mount", "upright"],
+    @Test func mistakesAreUsageErrors() async throws {
+        try await PlumbProcess.expectUsageError(["calibrate", "--sensor", "sim"], mentioning: "six-point or reversal")
+        try await PlumbProcess.expectUsageError(["calibrate", "tumble", "--sensor", "sim"], mentioning: "got 'tumble'")
+        try await PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--mount", "upright"],
                                           mentioning: "--mount applies to reversal only")
-        try PlumbProcess.expectUsageError(["calibrate", "reversal", "--sensor", "sim", "--mount", "y,x,-z"],
+        try await PlumbProcess.expectUsageError(["calibrate", "reversal", "--sensor", "sim", "--mount", "y,x,-z"],
                                           mentioning: "flat or upright")
-        try PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--seconds", "1"],
+        try await PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--seconds", "1"],
                                           mentioning: "--seconds must be between 2")
-        try PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--sim-script", "face:+z"],
+        try await PlumbProcess.expectUsageError(["calibrate", "six-point", "--sensor", "sim", "--sim-script", "face:+z"],
                                           mentioning: "--sim-script: step 1 ends with 'face:+z' and no duration")
-        try PlumbProcess.expectUsageError(["read", "--sensor", "sim", "--sim-script", "face:+z 2s", "--sim-roll", "3"],
+        try await PlumbProcess.expectUsageError(["read", "--sensor", "sim", "--sim-script", "face:+z 2s", "--sim-roll", "3"],
                                           mentioning: "--sim-script and --sim-roll exclude each other")
-        try PlumbProcess.expectUsageError(["read", "--sensor", "sim", "--sim-cross-axis", "1,2"],
+        try await PlumbProcess.expectUsageError(["read", "--sensor", "sim", "--sim-cross-axis", "1,2"],
                                           mentioning: "--sim-cross-axis takes one bound")
     }
 
-    @Test func everyCommandThatReadsTheSensorFollowsTheScript() throws {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--sim-script",
+    @Test func everyCommandThatReadsTheSensorFollowsTheScript() async throws {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--sim-script",
                                             "face:+z 1.5s, roll:10 3s", "--count", "3", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
         let rolls = try outcome.jsonObjects().compactMap { $0["roll"] as? Double }

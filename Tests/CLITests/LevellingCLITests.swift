@@ -15,17 +15,17 @@ struct LevellingCLITests {
     /// Half of one LSB at 256 LSB/g, as a slope.
     private static let halfStep = 0.5 / 256
 
-    private func json(_ arguments: [String]) throws -> [String: Any] {
-        let outcome = try PlumbProcess.run(arguments)
+    private func json(_ arguments: [String]) async throws -> [String: Any] {
+        let outcome = try await PlumbProcess.run(arguments)
         #expect(outcome.status == 0, "\(outcome)")
         return try #require(try outcome.jsonObjects().first, "\(outcome)")
     }
 
     // MARK: rise
 
-    @Test func pitchUpRaisesTheRearEnd() throws {
+    @Test func pitchUpRaisesTheRearEnd() async throws {
         // The sensor options may come before the command, as in a shell alias.
-        let data = try json(["--sensor", "sim", "--sim-pitch", "1", "--sim-noise-lsb", "0",
+        let data = try await json(["--sensor", "sim", "--sim-pitch", "1", "--sim-noise-lsb", "0",
                              "rise", "1m", "--axis", "pitch", "--json"])
         let rise = try #require(data["rise"] as? Double)
         #expect(abs(rise - 1000 * Self.tanOneDegree) <= 1000 * Self.halfStep, "\(rise) mm vs 17.455 mm")
@@ -39,18 +39,18 @@ struct LevellingCLITests {
                                    "reading_age_s", "stable"])
     }
 
-    @Test func optionsBeforeOrAfterTheCommandGiveTheSameAnswer() throws {
-        let before = try PlumbProcess.run(["--sensor", "sim", "--sim-pitch", "1", "--sim-noise-lsb", "0",
+    @Test func optionsBeforeOrAfterTheCommandGiveTheSameAnswer() async throws {
+        let before = try await PlumbProcess.run(["--sensor", "sim", "--sim-pitch", "1", "--sim-noise-lsb", "0",
                                            "rise", "1m", "--json"])
-        let after = try PlumbProcess.run(["rise", "1m", "--json", "--sensor", "sim", "--sim-pitch", "1",
+        let after = try await PlumbProcess.run(["rise", "1m", "--json", "--sensor", "sim", "--sim-pitch", "1",
                                           "--sim-noise-lsb", "0"])
         #expect(before.status == 0, "\(before)")
         #expect(before.stdout == after.stdout)
     }
 
-    @Test func theUncertaintyCoversTheExactRiseThroughTheNoise() throws {
+    @Test func theUncertaintyCoversTheExactRiseThroughTheNoise() async throws {
         for seed in ["1", "2", "3"] {
-            let data = try json(["rise", "1m", "--axis", "pitch", "--sensor", "sim", "--sim-pitch", "1",
+            let data = try await json(["rise", "1m", "--axis", "pitch", "--sensor", "sim", "--sim-pitch", "1",
                                  "--sim-seed", seed, "--json"])
             let rise = try #require(data["rise"] as? Double)
             let uncertainty = try #require(data["uncertainty"] as? Double)
@@ -60,16 +60,16 @@ struct LevellingCLITests {
     }
 
     @Test(arguments: [("1", "+y"), ("-1", "-y")])
-    func rollRaisesTheLeftOrRightSide(roll: String, highEnd: String) throws {
-        let data = try json(["rise", "1m", "--axis", "roll", "--sensor", "sim", "--sim-roll", roll,
+    func rollRaisesTheLeftOrRightSide(roll: String, highEnd: String) async throws {
+        let data = try await json(["rise", "1m", "--axis", "roll", "--sensor", "sim", "--sim-roll", roll,
                              "--sim-noise-lsb", "0", "--json"])
         #expect(data["high_end"] as? String == highEnd)
         let rise = try #require(data["rise"] as? Double)
         #expect(abs(rise - 1000 * Self.tanOneDegree) <= 1000 * Self.halfStep)
     }
 
-    @Test func theSteepestRiseReportsItsDirection() throws {
-        let data = try json(["rise", "47in", "--sensor", "sim", "--sim-roll", "2", "--sim-noise-lsb", "0",
+    @Test func theSteepestRiseReportsItsDirection() async throws {
+        let data = try await json(["rise", "47in", "--sensor", "sim", "--sim-roll", "2", "--sim-noise-lsb", "0",
                              "--result-unit", "in", "--json"])
         #expect(data["axis"] as? String == "steepest")
         #expect(data["result_unit"] as? String == "in")
@@ -78,8 +78,8 @@ struct LevellingCLITests {
         #expect(abs(azimuth - 90) < 0.01, "uphill is +y, 90° from +x")
     }
 
-    @Test func theTextNamesTheHighEnd() throws {
-        let outcome = try PlumbProcess.run(["rise", "1.2m", "--axis", "roll", "--sensor", "sim", "--sim-roll", "1",
+    @Test func theTextNamesTheHighEnd() async throws {
+        let outcome = try await PlumbProcess.run(["rise", "1.2m", "--axis", "roll", "--sensor", "sim", "--sim-roll", "1",
                                             "--sim-noise-lsb", "0"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("over 1.2 m along roll"))
@@ -87,8 +87,8 @@ struct LevellingCLITests {
         #expect(outcome.stdout.contains("(k = 2)"))
     }
 
-    @Test func aLevelFacingDownHasNoRiseToReport() throws {
-        let outcome = try PlumbProcess.run(["rise", "1m", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0"])
+    @Test func aLevelFacingDownHasNoRiseToReport() async throws {
+        let outcome = try await PlumbProcess.run(["rise", "1m", "--sensor", "sim", "--sim-roll", "180", "--sim-noise-lsb", "0"])
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("within 89° of flat"), "\(outcome)")
         #expect(outcome.stdout.isEmpty)
@@ -96,8 +96,8 @@ struct LevellingCLITests {
 
     // MARK: shim
 
-    @Test func rollUpShimsTheRightFeet() throws {
-        let data = try json(["--sensor", "sim", "--sim-roll", "1", "--sim-noise-lsb", "0",
+    @Test func rollUpShimsTheRightFeet() async throws {
+        let data = try await json(["--sensor", "sim", "--sim-roll", "1", "--sim-noise-lsb", "0",
                              "shim", "--length", "1m", "--width", "0.5m", "--json"])
         let feet = try #require(data["feet"] as? [[String: Any]])
         #expect(feet.compactMap { $0["foot"] as? String } == ["front_left", "front_right", "rear_left", "rear_right"])
@@ -116,8 +116,8 @@ struct LevellingCLITests {
         #expect(feet.first?["x"] as? Double == 500 && feet.first?["y"] as? Double == 250, "x to the front, y to the left")
     }
 
-    @Test func theShimUncertaintyCoversTheExactShim() throws {
-        let data = try json(["shim", "--length", "1m", "--width", "500mm", "--sensor", "sim", "--sim-roll", "1",
+    @Test func theShimUncertaintyCoversTheExactShim() async throws {
+        let data = try await json(["shim", "--length", "1m", "--width", "500mm", "--sensor", "sim", "--sim-roll", "1",
                              "--sim-seed", "5", "--json"])
         let feet = try #require(data["feet"] as? [[String: Any]])
         let right = try #require(feet.first { $0["foot"] as? String == "rear_right" })
@@ -126,8 +126,8 @@ struct LevellingCLITests {
         #expect(abs(shim - 500 * Self.tanOneDegree) <= uncertainty, "\(shim) ± \(uncertainty) mm")
     }
 
-    @Test func threeFeetAreTheFrontAndTheTwoRearCorners() throws {
-        let data = try json(["shim", "--length", "1", "--width", "0.5", "--unit", "m", "--feet", "3",
+    @Test func threeFeetAreTheFrontAndTheTwoRearCorners() async throws {
+        let data = try await json(["shim", "--length", "1", "--width", "0.5", "--unit", "m", "--feet", "3",
                              "--sensor", "sim", "--sim-roll", "1", "--sim-noise-lsb", "0", "--json"])
         let feet = try #require(data["feet"] as? [[String: Any]])
         #expect(feet.compactMap { $0["foot"] as? String } == ["front", "rear_left", "rear_right"])
@@ -139,8 +139,8 @@ struct LevellingCLITests {
         #expect(abs(shims[2] - 500 * Self.tanOneDegree) <= 500 * Self.halfStep)
     }
 
-    @Test func theTextIsATableOfFeet() throws {
-        let outcome = try PlumbProcess.run(["shim", "--length", "47in", "--width", "31.5in", "--sensor", "sim",
+    @Test func theTextIsATableOfFeet() async throws {
+        let outcome = try await PlumbProcess.run(["shim", "--length", "47in", "--width", "31.5in", "--sensor", "sim",
                                             "--sim-pitch", "1", "--sim-noise-lsb", "0", "--result-unit", "in"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("47 in long (x) × 31.5 in wide (y), 4 feet"))
@@ -169,17 +169,17 @@ struct LevellingCLITests {
         (["shim", "--length", "2km", "--width", "1m", "--sensor", "sim"], "--length"),
         (["shim", "--length", "1px", "--width", "1m", "--sensor", "sim"], "px is not one"),
     ] as [([String], String)])
-    func mistakesPrintUsageAndExitTwo(arguments: [String], mentioned: String) throws {
-        try PlumbProcess.expectUsageError(arguments, mentioning: mentioned, usage: "Usage: plumb \(arguments[0])")
+    func mistakesPrintUsageAndExitTwo(arguments: [String], mentioned: String) async throws {
+        try await PlumbProcess.expectUsageError(arguments, mentioning: mentioned, usage: "Usage: plumb \(arguments[0])")
     }
 
     @Test(arguments: ["bubble", "convert", "forget", "probe", "read", "rise", "ruler", "run", "selftest", "shim"])
-    func everyCommandIsListedAndHasHelp(command: String) throws {
-        let help = try PlumbProcess.run([command, "--help"])
+    func everyCommandIsListedAndHasHelp(command: String) async throws {
+        let help = try await PlumbProcess.run([command, "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("Usage: plumb \(command)"))
         #expect(help.stdout.contains("--help"))
-        let overview = try PlumbProcess.run(["--help"])
+        let overview = try await PlumbProcess.run(["--help"])
         #expect(overview.stdout.contains("  \(command) "))
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// ioctl, so these tests see the exact transactions the kernel would.
 @Suite("Linux I²C transport through real syscalls")
 struct LinuxTransportTests {
-    private func run(_ arguments: [String], _ fake: FakeI2CDev, also extra: [String: String] = [:]) throws -> PlumbProcess.Outcome {
-        try PlumbProcess.run(arguments.map { $0 == "BUS" ? fake.devicePath : $0 },
+    private func run(_ arguments: [String], _ fake: FakeI2CDev, also extra: [String: String] = [:]) async throws -> PlumbProcess.Outcome {
+        try await PlumbProcess.run(arguments.map { $0 == "BUS" ? fake.devicePath : $0 },
                              environment: fake.variables.merging(extra) { $1 })
     }
 
@@ -61,9 +61,9 @@ struct LinuxTransportTests {
 
     // MARK: I2C_RDWR
 
-    @Test func probeUsesOneCombinedTransactionPerRegisterRead() throws {
+    @Test func probeUsesOneCombinedTransactionPerRegisterRead() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try run(["probe", "--bus", "BUS", "--json"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--json"], fake)
         #expect(outcome.status == 0, "\(outcome)")
         let report = try #require(try outcome.jsonObjects().first)
         #expect(report["device_id"] as? String == "0xE5")
@@ -79,9 +79,9 @@ struct LinuxTransportTests {
         #expect(!lines.contains { $0.hasPrefix("SMBUS") || $0.hasPrefix("SLAVE") })
     }
 
-    @Test func readWritesTheInitSequenceAndReadsEachSampleInOneBurst() throws {
+    @Test func readWritesTheInitSequenceAndReadsEachSampleInOneBurst() async throws {
         let fake = try FakeI2CDev(.init(counts: .init(x: 0, y: 128, z: 224)))
-        let outcome = try run(["read", "--bus", "BUS", "--average", "4", "--json"], fake)
+        let outcome = try await run(["read", "--bus", "BUS", "--average", "4", "--json"], fake)
         #expect(outcome.status == 0, "\(outcome)")
         let reading = try #require(try outcome.jsonObjects().first)
         let gravity = try #require(reading["gravity"] as? [String: Double])
@@ -112,9 +112,9 @@ struct LinuxTransportTests {
 
     // MARK: Batched FIFO draining
 
-    @Test func at800HzOneIoctlCarriesADrainsEntriesInOrderWithNoneRepeated() throws {
+    @Test func at800HzOneIoctlCarriesADrainsEntriesInOrderWithNoneRepeated() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "50", "--json"],
+        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "50", "--json"],
                               fake, also: Self.timedFIFO)
         #expect(outcome.status == 0, "\(outcome)")
         try expectConsecutiveSerials(outcome, averaging: 16, readings: 50)
@@ -128,9 +128,9 @@ struct LinuxTransportTests {
         #expect(carried.contains { $0.entries >= 12 })
     }
 
-    @Test func anAdapterThatTakesOneReadMessageLastGetsOneRunPerIoctl() throws {
+    @Test func anAdapterThatTakesOneReadMessageLastGetsOneRunPerIoctl() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "10", "--json"],
+        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "10", "--json"],
                               fake, also: Self.timedFIFO.merging(["PLUMB_FAKE_I2C_RDWR_READS": "last"]) { $1 })
         #expect(outcome.status == 0, "\(outcome)")
         try expectConsecutiveSerials(outcome, averaging: 16, readings: 10)
@@ -144,9 +144,9 @@ struct LinuxTransportTests {
         #expect(after.allSatisfy { $0.hasPrefix("RDWR n=2 ") || $0.hasPrefix("RDWR n=1 ") })
     }
 
-    @Test func aBusErrorInABatchStopsWithTheBusErrorMessage() throws {
+    @Test func aBusErrorInABatchStopsWithTheBusErrorMessage() async throws {
         let fake = try FakeI2CDev(.init(fault: .eioAfter(60)))
-        let outcome = try run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
+        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
                               fake, also: Self.timedFIFO)
         #expect(outcome.status == 1, "an error exit, not a crash: \(outcome)")
         #expect(outcome.stderr.contains("bus error at 0x53"))
@@ -158,14 +158,14 @@ struct LinuxTransportTests {
 
     // MARK: SMBus fallback
 
-    @Test func anAdapterWithoutPlainI2CFallsBackToSMBusBlocks() throws {
+    @Test func anAdapterWithoutPlainI2CFallsBackToSMBusBlocks() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality))
-        let probe = try run(["probe", "--bus", "BUS", "--json"], fake)
+        let probe = try await run(["probe", "--bus", "BUS", "--json"], fake)
         #expect(probe.status == 0, "\(probe)")
         #expect(try probe.jsonObjects().first?["transfer"] as? String == "SMBus")
         fake.removeLog()
 
-        let read = try run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
+        let read = try await run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
         #expect(read.status == 0, "\(read)")
         let gravity = try #require(try read.jsonObjects().first?["gravity"] as? [String: Double])
         #expect(gravity["z"] == 1)
@@ -178,9 +178,9 @@ struct LinuxTransportTests {
         #expect(lines.filter { $0.hasPrefix("SLAVE") }.count == 1, "the address is selected once, not per transfer")
     }
 
-    @Test func theSMBusFallbackDrainsATimedFIFOEntryByEntryInOrder() throws {
+    @Test func theSMBusFallbackDrainsATimedFIFOEntryByEntryInOrder() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality))
-        let read = try run(["read", "--bus", "BUS", "--raw", "--rate", "400", "--average", "16", "--count", "25", "--json"],
+        let read = try await run(["read", "--bus", "BUS", "--raw", "--rate", "400", "--average", "16", "--count", "25", "--json"],
                            fake, also: Self.timedFIFO)
         #expect(read.status == 0, "\(read)")
         try expectConsecutiveSerials(read, averaging: 16, readings: 25)
@@ -192,81 +192,81 @@ struct LinuxTransportTests {
         #expect(statuses > 0 && statuses < entries, "FIFO_STATUS once per drain, then one transfer per entry")
     }
 
-    @Test func anAdapterWithNeitherTransferIsRefusedClearly() throws {
+    @Test func anAdapterWithNeitherTransferIsRefusedClearly() async throws {
         let fake = try FakeI2CDev(.init(functionality: 0x0000_0002))  // 10-bit addressing only
-        let outcome = try run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("supports neither I2C_RDWR nor SMBus"))
     }
 
     // MARK: errno → message
 
-    @Test func aMissingBusSaysHowToEnableI2C() throws {
-        let outcome = try PlumbProcess.run(["probe", "--bus", "/nonexistent/i2c-9"])
+    @Test func aMissingBusSaysHowToEnableI2C() async throws {
+        let outcome = try await PlumbProcess.run(["probe", "--bus", "/nonexistent/i2c-9"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("does not exist"))
         #expect(outcome.stderr.contains("dtparam=i2c_arm=on"))
         #expect(outcome.stderr.contains("ENOENT"))
     }
 
-    @Test func permissionDeniedNamesTheI2CGroup() throws {
+    @Test func permissionDeniedNamesTheI2CGroup() async throws {
         let fake = try FakeI2CDev(.init(openErrno: EACCES))
-        let outcome = try run(["read", "--bus", "BUS"], fake)
+        let outcome = try await run(["read", "--bus", "BUS"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("i2c group"))
         #expect(outcome.stderr.contains("EACCES"))
     }
 
     @Test(arguments: [EREMOTEIO, ENXIO])
-    func noAcknowledgeSaysCheckTheWiringAndAddress(errno: Int32) throws {
+    func noAcknowledgeSaysCheckTheWiringAndAddress(errno: Int32) async throws {
         let fake = try FakeI2CDev(.init(fault: .nack, nackErrno: errno))
-        let outcome = try run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no device acknowledged at 0x53"))
         #expect(outcome.stderr.contains("0x1D with SDO to 3V3"))
         #expect(outcome.stderr.contains("i2cdetect -y"))
     }
 
-    @Test func aWrongAddressIsNotAcknowledged() throws {
+    @Test func aWrongAddressIsNotAcknowledged() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try run(["probe", "--bus", "BUS", "--address", "0x1D"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--address", "0x1D"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no device acknowledged at 0x1D"))
     }
 
-    @Test func aBusErrorMidStreamStopsWithAClearMessage() throws {
+    @Test func aBusErrorMidStreamStopsWithAClearMessage() async throws {
         let fake = try FakeI2CDev(.init(fault: .eioAfter(20)))
-        let outcome = try run(["read", "--bus", "BUS", "--count", "100", "--average", "8"], fake)
+        let outcome = try await run(["read", "--bus", "BUS", "--count", "100", "--average", "8"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("bus error at 0x53"))
         #expect(outcome.stderr.contains("pull-ups"))
         #expect(outcome.stderr.contains("EIO"))
     }
 
-    @Test func aKernelDriverHoldingTheAddressIsNamed() throws {
+    @Test func aKernelDriverHoldingTheAddressIsNamed() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality, slaveErrno: EBUSY))
-        let outcome = try run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("claimed by a kernel driver"))
     }
 
-    @Test func anotherChipIsNamedByItsID() throws {
+    @Test func anotherChipIsNamedByItsID() async throws {
         let fake = try FakeI2CDev(.init(deviceID: 0x68))
-        let outcome = try run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("has ID 0x68"))
     }
 
     // MARK: Rates
 
-    @Test func ratesAboveWhatTheBusSustainsAreWarnedAbout() throws {
+    @Test func ratesAboveWhatTheBusSustainsAreWarnedAbout() async throws {
         let fake = try FakeI2CDev()
-        let fast = try run(["read", "--bus", "BUS", "--rate", "400", "--average", "4"], fake)
+        let fast = try await run(["read", "--bus", "BUS", "--rate", "400", "--average", "4"], fake)
         #expect(fast.status == 0, "\(fast)")
         #expect(fast.stderr.contains("needs a 400 kHz I²C bus"))
-        let tooFast = try run(["read", "--bus", "BUS", "--rate", "1600", "--average", "4"], fake)
+        let tooFast = try await run(["read", "--bus", "BUS", "--rate", "1600", "--average", "4"], fake)
         #expect(tooFast.stderr.contains("above the 800 Hz"))
-        let fine = try run(["read", "--bus", "BUS", "--rate", "200", "--average", "4"], fake)
+        let fine = try await run(["read", "--bus", "BUS", "--rate", "200", "--average", "4"], fake)
         #expect(fine.stderr.isEmpty)
     }
 }

@@ -5,16 +5,16 @@ import Testing
 /// SVG as a renderer sees it, and the exit status of every kind of mistake.
 @Suite("plumb ruler and convert end to end")
 struct RulerCLITests {
-    private func json(_ arguments: [String]) throws -> [String: Any] {
-        let outcome = try PlumbProcess.run(arguments)
+    private func json(_ arguments: [String]) async throws -> [String: Any] {
+        let outcome = try await PlumbProcess.run(arguments)
         #expect(outcome.status == 0, "\(outcome)")
         return try #require(try outcome.jsonObjects().first, "\(outcome)")
     }
 
     // MARK: ruler
 
-    @Test func aThirtyCentimetreRulerHas301TicksOver2400Pixels() throws {
-        let data = try json(["ruler", "30cm", "--json"])
+    @Test func aThirtyCentimetreRulerHas301TicksOver2400Pixels() async throws {
+        let data = try await json(["ruler", "30cm", "--json"])
         #expect(data["tick_count"] as? Int == 301)
         #expect(data["width_px"] as? Double == 2400)
         #expect(data["px_per_unit"] as? Double == 80)
@@ -28,8 +28,8 @@ struct RulerCLITests {
         #expect(ticks.last?["px"] as? Double == 2400)
     }
 
-    @Test func aFractionalTwoInchRulerHasEveryBinaryDivision() throws {
-        let data = try json(["ruler", "2in", "--style", "fractional", "--json"])
+    @Test func aFractionalTwoInchRulerHasEveryBinaryDivision() async throws {
+        let data = try await json(["ruler", "2in", "--style", "fractional", "--json"])
         #expect(data["tick_count"] as? Int == 33)
         let ticks = try #require(data["ticks"] as? [[String: Any]])
         #expect(ticks.count == 33)
@@ -37,9 +37,9 @@ struct RulerCLITests {
         #expect(ticks.compactMap { $0["label"] as? String } == ["0", "1", "2"])
     }
 
-    @Test func aMixedNumberReadsTheSameQuotedOrAsTwoArguments() throws {
-        let quoted = try PlumbProcess.run(["ruler", "1 3/16in", "--json"])
-        let split = try PlumbProcess.run(["ruler", "1", "3/16in", "--json"])
+    @Test func aMixedNumberReadsTheSameQuotedOrAsTwoArguments() async throws {
+        let quoted = try await PlumbProcess.run(["ruler", "1 3/16in", "--json"])
+        let split = try await PlumbProcess.run(["ruler", "1", "3/16in", "--json"])
         #expect(quoted.status == 0 && split.status == 0, "\(quoted)\n\(split)")
         #expect(quoted.stdout == split.stdout)
         let data = try #require(try quoted.jsonObjects().first)
@@ -47,17 +47,17 @@ struct RulerCLITests {
         #expect(data["width_px"] as? Double == 237.5)
     }
 
-    @Test func theIndicatorReadsTheLengthAtItsPixel() throws {
-        let data = try json(["ruler", "30cm", "--indicator-px", "412", "--json"])
+    @Test func theIndicatorReadsTheLengthAtItsPixel() async throws {
+        let data = try await json(["ruler", "30cm", "--indicator-px", "412", "--json"])
         let indicator = try #require(data["indicator"] as? [String: Any])
         #expect(indicator["px"] as? Double == 412)
         #expect(indicator["at"] as? Double == 5.15)
-        let text = try PlumbProcess.run(["ruler", "30cm", "--indicator-px", "412"])
+        let text = try await PlumbProcess.run(["ruler", "30cm", "--indicator-px", "412"])
         #expect(text.stdout.contains("412 px reads 5.15 cm"), "\(text)")
     }
 
-    @Test func theTextSummaryGivesTheFiguresAtAGlance() throws {
-        let outcome = try PlumbProcess.run(["ruler", "30cm"])
+    @Test func theTextSummaryGivesTheFiguresAtAGlance() async throws {
+        let outcome = try await PlumbProcess.run(["ruler", "30cm"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("300 mm, 30 cm, 0.3 m, 11.811024 in, 0.984252 ft"))
         #expect(outcome.stdout.contains("2400 px"))
@@ -69,8 +69,8 @@ struct RulerCLITests {
         (["ruler", "2500cm"], "give the length in m"),
         (["ruler", "1500in", "--style", "fractional"], "use decimal graduations"),
     ] as [([String], String)])
-    func tooManyTicksFailsWithTheDomainsHint(arguments: [String], hint: String) throws {
-        let outcome = try PlumbProcess.run(arguments)
+    func tooManyTicksFailsWithTheDomainsHint(arguments: [String], hint: String) async throws {
+        let outcome = try await PlumbProcess.run(arguments)
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("the limit is 20,000"), "\(outcome)")
         #expect(outcome.stderr.contains(hint), "\(outcome)")
@@ -85,12 +85,12 @@ struct RulerCLITests {
         ["2in", "--style", "fractional"],
         ["30cm", "--indicator-px", "412"],
     ])
-    func theSVGRendersAtTheSizeItDeclares(arguments: [String]) throws {
+    func theSVGRendersAtTheSizeItDeclares(arguments: [String]) async throws {
         let renderer = try #require(SVGRendering.renderer, Comment(rawValue: SVGRendering.installHint))
         let directory = try SVGRendering.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let svgFile = directory.appendingPathComponent("ruler.svg")
-        let outcome = try PlumbProcess.run(["ruler"] + arguments + ["--svg", svgFile.path])
+        let outcome = try await PlumbProcess.run(["ruler"] + arguments + ["--svg", svgFile.path])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stderr.contains("wrote \(svgFile.path)"))
 
@@ -112,13 +112,13 @@ struct RulerCLITests {
         #expect(size.height == height)
     }
 
-    @Test func theSVGDrawsEachRankAsOnePathWithLabelsAndTheIndicator() throws {
+    @Test func theSVGDrawsEachRankAsOnePathWithLabelsAndTheIndicator() async throws {
         let directory = try SVGRendering.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = directory.appendingPathComponent("a.svg")
         let second = directory.appendingPathComponent("b.svg")
         for file in [first, second] {
-            let outcome = try PlumbProcess.run(["ruler", "30cm", "--indicator-px", "412", "--svg", file.path])
+            let outcome = try await PlumbProcess.run(["ruler", "30cm", "--indicator-px", "412", "--svg", file.path])
             #expect(outcome.status == 0, "\(outcome)")
         }
         let svg = try String(contentsOf: first, encoding: .utf8)
@@ -134,12 +134,12 @@ struct RulerCLITests {
         #expect(svg.contains("#d0021b") && svg.contains("412 px = 5.15 cm"))
     }
 
-    @Test func theLongestRulerDrawsQuickly() throws {
+    @Test func theLongestRulerDrawsQuickly() async throws {
         let directory = try SVGRendering.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("long.svg")
         let start = Date()
-        let outcome = try PlumbProcess.run(["ruler", "1999.9cm", "--svg", file.path])
+        let outcome = try await PlumbProcess.run(["ruler", "1999.9cm", "--svg", file.path])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(Date().timeIntervalSince(start) < 5)
         let svg = try String(contentsOf: file, encoding: .utf8)
@@ -149,33 +149,33 @@ struct RulerCLITests {
 
     // MARK: convert
 
-    @Test func aMixedNumberOfInchesConvertsExactlyToMillimetres() throws {
-        let data = try json(["convert", "1", "3/16in", "mm", "--json"])
+    @Test func aMixedNumberOfInchesConvertsExactlyToMillimetres() async throws {
+        let data = try await json(["convert", "1", "3/16in", "mm", "--json"])
         #expect(data["result"] as? Double == 30.1625)
         #expect(data["exact"] as? Bool == true)
         #expect(data["from"] as? String == "in")
         #expect(data["value"] as? Double == 1.1875)
-        let text = try PlumbProcess.run(["convert", "1 3/16in", "mm"])
+        let text = try await PlumbProcess.run(["convert", "1 3/16in", "mm"])
         #expect(text.stdout == "1 3/16 in = 30.1625 mm\n", "\(text)")
     }
 
-    @Test func valueFromAndToAsThreeWords() throws {
-        let data = try json(["convert", "12", "in", "cm", "--json"])
+    @Test func valueFromAndToAsThreeWords() async throws {
+        let data = try await json(["convert", "12", "in", "cm", "--json"])
         #expect(data["result"] as? Double == 30.48)
-        let text = try PlumbProcess.run(["convert", "1", "mm", "in"])
+        let text = try await PlumbProcess.run(["convert", "1", "mm", "in"])
         #expect(text.stdout == "1 mm ≈ 0.03937 in\n", "rounded figures say so: \(text)")
     }
 
-    @Test func pixelsConvertAtTheClassicOrAGivenDensity() throws {
-        let classic = try json(["convert", "400", "px", "cm", "--json"])
+    @Test func pixelsConvertAtTheClassicOrAGivenDensity() async throws {
+        let classic = try await json(["convert", "400", "px", "cm", "--json"])
         #expect(classic["result"] as? Double == 5)
         #expect(classic["px_per_unit"] as? Double == 80)
         #expect(classic["px_unit"] as? String == "cm")
-        let inches = try json(["convert", "2in", "px", "--json"])
+        let inches = try await json(["convert", "2in", "px", "--json"])
         #expect(inches["result"] as? Double == 400, "200 px/in")
-        let given = try json(["convert", "2", "in", "px", "--px-per-unit", "96", "--px-unit", "in", "--json"])
+        let given = try await json(["convert", "2", "in", "px", "--px-per-unit", "96", "--px-unit", "in", "--json"])
         #expect(given["result"] as? Double == 192)
-        let text = try PlumbProcess.run(["convert", "192", "px", "in", "--px-per-unit", "96"])
+        let text = try await PlumbProcess.run(["convert", "192", "px", "in", "--px-per-unit", "96"])
         #expect(text.stdout == "192 px = 2 in (at 96 px/in)\n", "\(text)")
     }
 
@@ -204,7 +204,7 @@ struct RulerCLITests {
         (["convert", "12", "px", "cm", "--px-unit", "px"], "--px-unit takes a length unit"),
         (["convert", "2000", "m", "mm"], "within 1 km"),
     ] as [([String], String)])
-    func mistakesPrintUsageAndExitTwo(arguments: [String], mentioned: String) throws {
-        try PlumbProcess.expectUsageError(arguments, mentioning: mentioned, usage: "Usage: plumb \(arguments[0])")
+    func mistakesPrintUsageAndExitTwo(arguments: [String], mentioned: String) async throws {
+        try await PlumbProcess.expectUsageError(arguments, mentioning: mentioned, usage: "Usage: plumb \(arguments[0])")
     }
 }

@@ -9,8 +9,8 @@ struct SimulatorVibrationCLITests {
     static let flags = ["--sim-vibration SPEC", "--sim-vibration-noise G", "--sim-machine ON:OFF"]
 
     @Test(arguments: ["read", "watch", "bubble", "rise", "shim", "calibrate", "selftest", "probe", "run"])
-    func everyCommandOnTheSensorListsTheFlags(command: String) throws {
-        let outcome = try PlumbProcess.run([command, "--help"])
+    func everyCommandOnTheSensorListsTheFlags(command: String) async throws {
+        let outcome = try await PlumbProcess.run([command, "--help"])
         #expect(outcome.status == 0, "\(outcome)")
         for flag in Self.flags {
             #expect(outcome.stdout.contains(flag), "\(command) --help lacks \(flag)")
@@ -34,13 +34,13 @@ struct SimulatorVibrationCLITests {
         (["run", "--sensor", "sim", "--sim-machine", "1:1"], "--sim-machine switches"),
         (["run", "--sensor", "sim", "--sim-vibration", "x:1@120,x:1@120"], "repeats x at 120 Hz"),
     ] as [([String], String)])
-    func aBadVibrationFlagIsAUsageError(arguments: [String], mentioned: String) throws {
-        try PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
+    func aBadVibrationFlagIsAUsageError(arguments: [String], mentioned: String) async throws {
+        try await PlumbProcess.expectUsageError(arguments, mentioning: mentioned)
     }
 
     /// `count` readings of one sample each at 100 Hz, noiseless, raw: their gravity x.
-    static func readX(_ flags: [String], count: Int) throws -> [Double] {
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--rate", "100",
+    static func readX(_ flags: [String], count: Int) async throws -> [Double] {
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--rate", "100",
                                             "--average", "1", "--count", String(count), "--raw", "--json"] + flags)
         #expect(outcome.status == 0, "\(outcome)")
         return try outcome.jsonObjects().map { object in
@@ -48,33 +48,33 @@ struct SimulatorVibrationCLITests {
         }
     }
 
-    @Test func readingsShakeWithTheTonesAmplitude() throws {
+    @Test func readingsShakeWithTheTonesAmplitude() async throws {
         // 40 mm/s RMS at 5 Hz: √2 · 0.04 · 2π · 5 / 9.80665 = 0.1812 g peak; 20 samples, a cycle.
         let peak = 2.0.squareRoot() * 0.04 * 2 * Double.pi * 5 / 9.80665
-        let x = try Self.readX(["--sim-vibration", "x:40@5"], count: 20)
+        let x = try await Self.readX(["--sim-vibration", "x:40@5"], count: 20)
         let largest = try #require(x.map(abs).max())
         #expect(largest > peak * 0.9 && largest < peak + 2.0 / 256, "\(largest) g against \(peak) g")
         #expect(x.contains { $0 > 0.1 } && x.contains { $0 < -0.1 })
     }
 
-    @Test func broadbandNoiseAloneShakesTheReadings() throws {
-        let x = try Self.readX(["--sim-vibration-noise", "0.05", "--sim-seed", "3"], count: 200)
+    @Test func broadbandNoiseAloneShakesTheReadings() async throws {
+        let x = try await Self.readX(["--sim-vibration-noise", "0.05", "--sim-seed", "3"], count: 200)
         let rms = (x.map { $0 * $0 }.reduce(0, +) / Double(x.count)).squareRoot()
         // 200 samples: the RMS's standard error is 5 %.
         #expect(abs(rms - 0.05) < 0.01, "\(rms) g")
     }
 
-    @Test func theMachineStopsAfterItsOnTime() throws {
+    @Test func theMachineStopsAfterItsOnTime() async throws {
         // Running the first second from the chip's creation, then stopped for 100 s: readings
         // start within milliseconds, so the early ones shake and those after 2 s are still.
-        let x = try Self.readX(["--sim-vibration", "x:40@5", "--sim-machine", "1:100"], count: 300)
+        let x = try await Self.readX(["--sim-vibration", "x:40@5", "--sim-machine", "1:100"], count: 300)
         #expect(x.prefix(50).contains { abs($0) > 0.05 }, "shaking while it runs")
         #expect(x.suffix(100).allSatisfy { $0 == 0 }, "still once it stopped")
     }
 
-    @Test func theVibrationRidesOnAScript() throws {
+    @Test func theVibrationRidesOnAScript() async throws {
         // Facing +x (gravity along x), shaken along z: x stays 1 g, z shakes.
-        let outcome = try PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--average", "1",
+        let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-noise-lsb", "0", "--average", "1",
                                             "--count", "20", "--raw", "--json", "--sim-script", "face:+x 60s",
                                             "--sim-vibration", "z:40@5"])
         #expect(outcome.status == 0, "\(outcome)")

@@ -4,8 +4,8 @@ import Testing
 /// `plumb vibration` end to end on the simulated chip: the figures, the JSON, the flags' errors.
 @Suite("plumb vibration end to end")
 struct VibrationCLITests {
-    @Test func twoTonesAreReportedPerAxisWithTheBandAndZone() throws {
-        let outcome = try PlumbProcess.run(["vibration", "--sensor", "sim", "--sim-vibration", "z:4@50,x:1@120",
+    @Test func twoTonesAreReportedPerAxisWithTheBandAndZone() async throws {
+        let outcome = try await PlumbProcess.run(["vibration", "--sensor", "sim", "--sim-vibration", "z:4@50,x:1@120",
                                             "--rate", "800", "--json", "--count", "2"])
         #expect(outcome.status == 0, "\(outcome)")
         let windows = try outcome.jsonObjects()
@@ -23,8 +23,8 @@ struct VibrationCLITests {
         #expect(abs(overall - (z * z + x * x).squareRoot()) < 0.15, "the vector's RMS: \(overall)")
     }
 
-    @Test func theTextNamesTheBandZoneAndEachAxis() throws {
-        let outcome = try PlumbProcess.run(["vibration", "--sensor", "sim", "--sim-vibration", "z:3@50", "--rate", "400",
+    @Test func theTextNamesTheBandZoneAndEachAxis() async throws {
+        let outcome = try await PlumbProcess.run(["vibration", "--sensor", "sim", "--sim-vibration", "z:3@50", "--rate", "400",
                                             "--class", "class_iv"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.lines.count == 5, "\(outcome)")
@@ -40,8 +40,8 @@ struct VibrationCLITests {
         (["--threshold", "1 m/s"], "\"0.02 g\""),
         (["--count", "2", "--watch"], "exclude each other"),
     ])
-    func badFlagsSayWhatToDo(flags: [String], hint: String) throws {
-        let outcome = try PlumbProcess.run(["vibration", "--sensor", "sim"] + flags)
+    func badFlagsSayWhatToDo(flags: [String], hint: String) async throws {
+        let outcome = try await PlumbProcess.run(["vibration", "--sensor", "sim"] + flags)
         #expect(outcome.status == 2, "\(outcome)")
         #expect(outcome.stderr.contains(hint), "\(outcome)")
     }

@@ -12,8 +12,8 @@ struct WatchCLITests {
         return Double(rest.prefix { "+-0123456789.".contains($0) })
     }
 
-    @Test func withoutATerminalItPrintsALinePerReading() throws {
-        let outcome = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-roll", "1", "--raw", "--count", "3",
+    @Test func withoutATerminalItPrintsALinePerReading() async throws {
+        let outcome = try await PlumbProcess.run(["watch", "--sensor", "sim", "--sim-roll", "1", "--raw", "--count", "3",
                                             "--average-window", "0.5"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.lines.count == 3, "\(outcome)")
@@ -24,29 +24,29 @@ struct WatchCLITests {
             #expect(line.contains("  raw  vibration"), "\(line)")
             #expect(!line.contains("rise") && !line.contains("shims"), "\(line)")
         }
-        let level = try PlumbProcess.run(["watch", "--sensor", "sim", "--raw", "--count", "1", "--tolerance", "0.5"])
+        let level = try await PlumbProcess.run(["watch", "--sensor", "sim", "--raw", "--count", "1", "--tolerance", "0.5"])
         #expect(level.lines.first?.contains("  LEVEL      STABLE  ") == true, "\(level)")
-        let moving = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-motion", "vibration", "--raw", "--count", "1"])
+        let moving = try await PlumbProcess.run(["watch", "--sensor", "sim", "--sim-motion", "vibration", "--raw", "--count", "1"])
         #expect(moving.lines.first?.contains("  UNSTABLE  ") == true, "\(moving)")
     }
 
-    @Test func theVibrationLineShowsTheVelocityZoneAndRunningState() throws {
-        let outcome = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-vibration", "z:3@50", "--rate", "800",
+    @Test func theVibrationLineShowsTheVelocityZoneAndRunningState() async throws {
+        let outcome = try await PlumbProcess.run(["watch", "--sensor", "sim", "--sim-vibration", "z:3@50", "--rate", "800",
                                             "--raw", "--count", "2"])
         #expect(outcome.status == 0, "\(outcome)")
         let line = try #require(outcome.lines.last)
         let velocity = try #require(number(after: "vibration", in: line), "\(line)")
         #expect(abs(velocity - 3) < 0.15, "\(line)")
         #expect(line.contains("(10–312.5 Hz)  zone C  dominant 50.0 Hz  running"), "\(line)")
-        let slow = try PlumbProcess.run(["watch", "--sensor", "sim", "--rate", "25", "--raw", "--count", "1"])
+        let slow = try await PlumbProcess.run(["watch", "--sensor", "sim", "--rate", "25", "--raw", "--count", "1"])
         #expect(slow.lines.first?.contains("vibration: none (") == true, "\(slow)")
-        let bad = try PlumbProcess.run(["watch", "--sensor", "sim", "--class", "class_v"])
+        let bad = try await PlumbProcess.run(["watch", "--sensor", "sim", "--class", "class_v"])
         #expect(bad.status == 2 && bad.stderr.contains("class_i"), "\(bad)")
     }
 
-    @Test func aSpanAddsTheRiseAndAFootprintTheShims() throws {
+    @Test func aSpanAddsTheRiseAndAFootprintTheShims() async throws {
         // Roll +1°: the left side (+y) is high by tan 1° = 17.455 mm a metre.
-        let outcome = try PlumbProcess.run(["watch", "--sensor", "sim", "--sim-roll", "1", "--raw", "--count", "2",
+        let outcome = try await PlumbProcess.run(["watch", "--sensor", "sim", "--sim-roll", "1", "--raw", "--count", "2",
                                             "--span", "1m", "--length", "1m", "--width", "0.5m", "--feet", "4"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.lines.count == 2, "\(outcome)")
@@ -65,7 +65,7 @@ struct WatchCLITests {
                 #expect(abs(shim - (name.hasSuffix("right") ? 8.727 : 0)) < 1, "\(line)")
             }
         }
-        let three = try PlumbProcess.run(["watch", "--sensor", "sim", "--raw", "--count", "1", "--length", "1m",
+        let three = try await PlumbProcess.run(["watch", "--sensor", "sim", "--raw", "--count", "1", "--length", "1m",
                                           "--width", "0.5m", "--feet", "3", "--result-unit", "in"])
         #expect(three.lines.first?.contains("shims front 0.") == true && three.lines.first?.contains("rear_right") == true,
                 "\(three)")
@@ -86,12 +86,12 @@ struct WatchCLITests {
         (["watch", "--sim-roll", "1"], "--sensor sim"),
         (["watch", "--bogus"], "--bogus"),
     ] as [([String], String)])
-    func badFlagsPrintUsageAndExitTwo(arguments: [String], message: String) throws {
-        try PlumbProcess.expectUsageError(arguments, mentioning: message)
+    func badFlagsPrintUsageAndExitTwo(arguments: [String], message: String) async throws {
+        try await PlumbProcess.expectUsageError(arguments, mentioning: message)
     }
 
-    @Test func helpNamesTheFlags() throws {
-        let outcome = try PlumbProcess.run(["watch", "--help"])
+    @Test func helpNamesTheFlags() async throws {
+        let outcome = try await PlumbProcess.run(["watch", "--help"])
         #expect(outcome.status == 0)
         for flag in ["--span", "--length", "--feet", "--average-window", "--state-dir", "--raw", "--sensor"] {
             #expect(outcome.stdout.contains(flag), "\(flag)")
@@ -107,7 +107,7 @@ struct WatchCLITests {
     }
 
     @Test(arguments: Stop.allCases)
-    func atATerminalItDrawsInPlaceAndRestoresTheTerminal(stop: Stop) throws {
+    func atATerminalItDrawsInPlaceAndRestoresTheTerminal(stop: Stop) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-watch-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -135,7 +135,7 @@ struct WatchCLITests {
         }
 
         // A few frames: the first is drawn at once, the window fills in 1 s.
-        #expect(output.wait(for: "LEVEL  STABLE", seconds: 15), "no live screen: \(output.text)")
+        #expect(await output.wait(for: "LEVEL  STABLE", seconds: 15), "no live screen: \(output.text)")
         switch stop {
         case .q: keys.fileHandleForWriting.write(Data("q".utf8))
         case .controlC: keys.fileHandleForWriting.write(Data([0x03]))
@@ -143,9 +143,9 @@ struct WatchCLITests {
             let pid = try #require(Int32(try String(contentsOfFile: directory + "/pid", encoding: .utf8).trimmed))
             kill(pid, SIGTERM)
         }
-        #expect(output.wait(for: "rc=0", seconds: 10), "did not quit with 0 on \(stop): \(output.text)")
+        #expect(await output.wait(for: "rc=0", seconds: 10), "did not quit with 0 on \(stop): \(output.text)")
         let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let before = try String(contentsOfFile: directory + "/before", encoding: .utf8)
         let after = try String(contentsOfFile: directory + "/after", encoding: .utf8)
         #expect(before == after, "stty settings before and after differ")
@@ -192,12 +192,12 @@ private final class ScreenBuffer: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Whether `needle` appears within `seconds`.
-    func wait(for needle: String, seconds: Double) -> Bool {
+    /// Whether `needle` appears within `seconds`; sleeps, never blocks a cooperative pool thread.
+    func wait(for needle: String, seconds: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if text.contains(needle) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return text.contains(needle)
     }

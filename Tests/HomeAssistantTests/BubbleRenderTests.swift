@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import HomeAssistant
 import PlumbDomain
@@ -22,7 +23,7 @@ struct BubbleRenderTests {
     ]
 
     @Test("Each picture renders to a PNG of the requested size", arguments: [200, 64])
-    func rendersToPNG(side: Int) throws {
+    func rendersToPNG(side: Int) async throws {
         guard let rsvg = executableOnPath("rsvg-convert") else {
             Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
             return
@@ -33,7 +34,7 @@ struct BubbleRenderTests {
             let source = directory.appendingPathComponent("\(name).svg")
             let output = directory.appendingPathComponent("\(name).png")
             try Data(picture.bytes).write(to: source)
-            let result = try run(rsvg, ["-w", "\(side)", "-h", "\(side)", "-o", output.path, source.path], in: directory)
+            let result = try await offThePool { try run(rsvg, ["-w", "\(side)", "-h", "\(side)", "-o", output.path, source.path], in: directory) }
             #expect(result.status == 0, "rsvg-convert failed on \(name): \(result.stderr)")
             #expect(result.stderr.isEmpty, "rsvg-convert warned on \(name): \(result.stderr)")
             let png = try [UInt8](Data(contentsOf: output))
@@ -45,7 +46,7 @@ struct BubbleRenderTests {
     }
 
     @Test("Without a requested size it renders at the document's own 200 × 200")
-    func naturalSize() throws {
+    func naturalSize() async throws {
         guard let rsvg = executableOnPath("rsvg-convert") else {
             Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
             return
@@ -55,7 +56,7 @@ struct BubbleRenderTests {
         let source = directory.appendingPathComponent("x.svg")
         try Data(Self.pictures[0].picture.bytes).write(to: source)
         let output = directory.appendingPathComponent("x.png")
-        let result = try run(rsvg, ["-o", output.path, source.path], in: directory)
+        let result = try await offThePool { try run(rsvg, ["-o", output.path, source.path], in: directory) }
         #expect(result.status == 0, "\(result.stderr)")
         let png = try [UInt8](Data(contentsOf: output))
         try #require(png.count > 24)

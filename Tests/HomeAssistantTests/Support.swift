@@ -1,3 +1,4 @@
+import BrokerHarness
 import Contract
 import Foundation
 import HomeAssistant
@@ -154,11 +155,3 @@ func executableOnPath(_ name: String) -> URL? {
     return nil
 }
 
-/// Runs blocking work (a child process that takes seconds) on a thread of its own. Swift Testing
-/// runs tests on the cooperative pool, which has one thread per core: two blocked threads on a
-/// two-core machine stall every other test in the process.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}

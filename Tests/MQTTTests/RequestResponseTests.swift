@@ -8,7 +8,7 @@ struct RequestResponseTests {
     /// Answers every request that names a response topic with "pong:<payload>", echoing the
     /// correlation data, until the client disconnects.
     private static func serveRequests(_ responder: MosquittoClient, events: AsyncStream<MQTTEvent>) -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: HarnessExecutor.shared) {
             for await event in events {
                 guard case .message(let request) = event, let responseTopic = request.responseTopic else { continue }
                 try? responder.publish(responseTopic, payload: Array("pong:".utf8) + request.payload,

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import PlumbSync
 
@@ -74,12 +75,15 @@ final class AgentProcess: Sendable {
     /// Sends `signal` and waits up to `timeout` seconds for the exit.
     /// - Returns: the exit status and how long the exit took, or nil if it did not exit.
     @discardableResult
-    func send(_ signal: Int32, waitingUpTo timeout: Double = 10) -> (status: Int32, seconds: Double)? {
+    func send(_ signal: Int32, waitingUpTo timeout: Double = 10) async -> (status: Int32, seconds: Double)? {
         let start = Date()
         kill(process.processIdentifier, signal)
         guard signal != SIGHUP else { return nil }
-        while process.isRunning && Date().timeIntervalSince(start) < timeout {
-            Thread.sleep(forTimeInterval: 0.01)
+        // Polled on the harness's threads: a blocking wait would hold a cooperative pool thread.
+        await withTaskExecutorPreference(HarnessExecutor.shared) {
+            while process.isRunning && Date().timeIntervalSince(start) < timeout {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         }
         guard !process.isRunning else { return nil }
         return (process.terminationStatus, Date().timeIntervalSince(start))
@@ -88,10 +92,12 @@ final class AgentProcess: Sendable {
     /// Waits until stderr contains `text`.
     func waitForLog(_ text: String, timeout: Double = 10) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stderr.contains(text) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+        return await withTaskExecutorPreference(HarnessExecutor.shared) {
+            while Date() < deadline {
+                if stderr.contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return stderr.contains(text)
         }
-        return false
     }
 }

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import MQTT
 import PlumbSync
@@ -26,7 +27,8 @@ final class Observer: Sendable {
         let received = received
         let arrivalTimes = arrivalTimes
         let connections = connections
-        Task {
+        // On the harness's threads: tests blocking the cooperative pool must not stall the intake.
+        Task(executorPreference: HarnessExecutor.shared) {
             for await event in events {
                 switch event {
                 case .message(let message):
@@ -43,9 +45,11 @@ final class Observer: Sendable {
         try client.start()
         // Up to 20 s, ending as soon as it connects: with the whole suite running on two cores a
         // connect can take seconds, and a subscriber that isn't there yet sees nothing.
-        let deadline = Date().addingTimeInterval(20)
-        while connections.withLock({ $0 }) == 0 && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        try await withTaskExecutorPreference(HarnessExecutor.shared) {
+            let deadline = Date().addingTimeInterval(20)
+            while connections.withLock({ $0 }) == 0 && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
     }
 
@@ -68,14 +72,17 @@ final class Observer: Sendable {
                  sourceLocation: SourceLocation = #_sourceLocation,
                  where predicate: (MQTTMessage) -> Bool = { _ in true }) async -> MQTTMessage? {
         let deadline = Date().addingTimeInterval(timeout)
-        // Looks once more after the deadline: on a loaded machine one sleep can outlast the whole
-        // timeout (the test's own task starved of a thread), and what arrived meanwhile counts.
-        while true {
-            let recent = messages.dropFirst(skipped)
-            if let found = recent.first(where: { $0.topic == topic && predicate($0) }) { return found }
-            guard Date() < deadline else { break }
-            try? await Task.sleep(for: .milliseconds(20))
+        // Polled on the harness's threads, so the time-out is the agent's and not the pool's.
+        // Looks once more after the deadline: what arrived during the last sleep counts.
+        let found: MQTTMessage? = await withTaskExecutorPreference(HarnessExecutor.shared) {
+            while true {
+                let recent = messages.dropFirst(skipped)
+                if let found = recent.first(where: { $0.topic == topic && predicate($0) }) { return found }
+                guard Date() < deadline else { return nil }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
         }
+        if let found { return found }
         Issue.record("nothing matching on \(topic) within \(timeout) s; got \(messages(on: topic).map { $0.payloadString ?? "" })",
                      sourceLocation: sourceLocation)
         return nil

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 
 /// The built `plumb` binary, run as a subprocess the way a person runs it.
@@ -44,7 +45,15 @@ struct PlumbProcess {
 
     /// Runs `plumb arguments…` with `environment` added to this process's, and waits at most
     /// `timeout` seconds before killing it (a hung command fails the test instead of the suite).
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> Outcome {
+    /// The wait runs on a thread of its own (``offThePool(_:)``): a test blocking a thread of the
+    /// cooperative pool (one per core) would stall every test running beside it.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) async throws
+        -> Outcome {
+        try await offThePool { try runBlocking(arguments, environment: environment, timeout: timeout) }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String], timeout: Double) throws
+        -> Outcome {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import MQTT
 import Testing
@@ -14,7 +15,8 @@ final class EventCollector: @unchecked Sendable {
 
     init(_ client: any MQTTClient) {
         let stream = client.events
-        Task { [self] in
+        // On the harness's threads: tests blocking the cooperative pool must not stall the intake.
+        Task(executorPreference: HarnessExecutor.shared) { [self] in
             for await event in stream { lock.withLock { events.append(event) } }
             lock.withLock { finished = true }
         }
@@ -31,18 +33,20 @@ final class EventCollector: @unchecked Sendable {
     func next(_ what: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
               where predicate: (MQTTEvent) -> Bool) async -> MQTTEvent? {
         let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: MQTTEvent? = lock.withLock {
-                guard let index = events[cursor...].firstIndex(where: predicate) else { return nil }
-                cursor = index + 1
-                return events[index]
+        return await withTaskExecutorPreference(HarnessExecutor.shared) {
+            while true {
+                let found: MQTTEvent? = lock.withLock {
+                    guard let index = events[cursor...].firstIndex(where: predicate) else { return nil }
+                    cursor = index + 1
+                    return events[index]
+                }
+                if let found { return found }
+                if ContinuousClock.now > deadline {
+                    Issue.record("no \(what) within \(timeout); events: \(all)", sourceLocation: sourceLocation)
+                    return nil
+                }
+                try? await Task.sleep(for: .milliseconds(10))
             }
-            if let found { return found }
-            if ContinuousClock.now > deadline {
-                Issue.record("no \(what) within \(timeout); events: \(all)", sourceLocation: sourceLocation)
-                return nil
-            }
-            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 
