@@ -22,6 +22,10 @@ public struct Topics: Sendable, Hashable {
     public var configSet: String { prefix + "/config/set" }
     /// `P/config/+/set`: one raw value per key.
     public var configKeySetFilter: String { prefix + "/config/+/set" }
+    /// `P/config/#`: the whole config namespace, which the agent subscribes to, so that a message
+    /// on a topic there that is not the contract's (`P/config//set`, `P/config/a/b/set`) is
+    /// refused with a reason and, when retained, cleared rather than left on the broker.
+    public var configFilter: String { prefix + "/config/#" }
     /// `P/command/+`: every ``Command``.
     public var commandFilter: String { prefix + "/command/+" }
     /// `P/calibration`: the calibration in force as JSON (`method` null for none), retained.
@@ -64,6 +68,11 @@ public struct Topics: Sendable, Hashable {
         let key = topic.dropFirst(head.count).dropLast("/set".count)
         guard !key.isEmpty, !key.contains("/") else { return nil }
         return String(key)
+    }
+
+    /// Whether `topic` lies under `P/config/` (`P/config` itself, the effective config, does not).
+    public func isUnderConfig(_ topic: String) -> Bool {
+        topic.hasPrefix(prefix + "/config/")
     }
 
     /// The name level of a `P/command/<name>` topic, or nil for any other topic. Any name, not
