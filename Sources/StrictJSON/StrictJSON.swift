@@ -17,9 +17,9 @@ public enum StrictJSON {
     /// their own inputs lower (a config message 64 KiB, a ruler request 16 KiB) before this.
     public static let maximumBytes = 1024 * 1024
 
-    /// The deepest nesting of objects and arrays accepted. Plumb's inputs are one or two levels
-    /// deep; the limit keeps a hostile `[[[[…` from costing stack, however it is converted or
-    /// freed (Jansson's own limit, 2048, also stands).
+    /// The deepest nesting of objects and arrays accepted. Plumb's inputs are a few levels deep;
+    /// a deeper text is refused before Jansson reads it, so a hostile `[[[[…` costs no stack in
+    /// Jansson's recursive parser (whose own limit is 2048), in the conversion, or in freeing.
     public static let maximumDepth = 64
 
     /// The JSON value `bytes` hold.
@@ -50,6 +50,9 @@ public enum StrictJSON {
         if let problem = precheck(bytes) {
             return .failure(StrictJSONError(problem, line: 1, column: 0, position: 0, detail: ""))
         }
+        if let tooDeep = NestingScan.firstTooDeep(in: bytes) {
+            return .failure(tooDeep)
+        }
         var flags = JSON_REJECT_DUPLICATES
         if allowingScalars { flags |= JSON_DECODE_ANY }
         var error = json_error_t()
@@ -60,11 +63,7 @@ public enum StrictJSON {
             return .failure(JanssonFailure(error, bytes: bytes).error)
         }
         defer { json_decref(root) }
-        do throws(DepthExceeded) {
-            return .success(try JanssonTree.value(root, depth: 0))
-        } catch {
-            return .failure(DepthExceeded.locate(in: bytes))
-        }
+        return .success(JanssonTree.value(root))
     }
 
     /// What is refused before Jansson looks: nothing to read, or a byte order mark (which
@@ -81,31 +80,30 @@ public enum StrictJSON {
     }
 }
 
-/// Reads Jansson's tree into a ``JSONValue``, nesting at most ``StrictJSON/maximumDepth``.
+/// Reads Jansson's tree into a ``JSONValue``. Recursive: the text was checked to nest at most
+/// ``StrictJSON/maximumDepth`` deep before Jansson read it.
 private enum JanssonTree {
-    static func value(_ node: UnsafeMutablePointer<json_t>, depth: Int) throws(DepthExceeded) -> JSONValue {
+    static func value(_ node: UnsafeMutablePointer<json_t>) -> JSONValue {
         switch node.pointee.type {
         case JSON_OBJECT:
-            guard depth < StrictJSON.maximumDepth else { throw DepthExceeded() }
             var members: [String: JSONValue] = [:]
             members.reserveCapacity(json_object_size(node))
             var iterator = json_object_iter(node)
             while let current = iterator {
                 let key = string(json_object_iter_key(current), count: json_object_iter_key_len(current))
                 if let member = json_object_iter_value(current) {
-                    members[key] = try value(member, depth: depth + 1)
+                    members[key] = value(member)
                 }
                 iterator = json_object_iter_next(node, current)
             }
             return .object(members)
         case JSON_ARRAY:
-            guard depth < StrictJSON.maximumDepth else { throw DepthExceeded() }
             let count = json_array_size(node)
             var elements: [JSONValue] = []
             elements.reserveCapacity(count)
             for index in 0..<count {
                 if let element = json_array_get(node, index) {
-                    elements.append(try value(element, depth: depth + 1))
+                    elements.append(value(element))
                 }
             }
             return .array(elements)
@@ -133,11 +131,12 @@ private enum JanssonTree {
     }
 }
 
-/// Jansson parsed the text, but it nests deeper than ``StrictJSON/maximumDepth``.
-private struct DepthExceeded: Error {
-    /// The error, at the bracket that goes one level too deep (found by scanning the text,
-    /// which Jansson has already checked: brackets inside strings are skipped).
-    static func locate(in bytes: UnsafeBufferPointer<UInt8>) -> StrictJSONError {
+/// The nesting of a text, counted before Jansson reads it.
+private enum NestingScan {
+    /// The error at the first `[` or `{` that opens a level deeper than
+    /// ``StrictJSON/maximumDepth``, or nil. Brackets inside strings do not count; in a text that
+    /// is not JSON the count may be off, and the text is refused either way.
+    static func firstTooDeep(in bytes: UnsafeBufferPointer<UInt8>) -> StrictJSONError? {
         var depth = 0
         var inString = false
         var escaped = false
@@ -166,8 +165,7 @@ private struct DepthExceeded: Error {
             default: break
             }
         }
-        return StrictJSONError(.tooDeep(limit: StrictJSON.maximumDepth), line: place.line, column: place.column,
-                               position: place.position, detail: "")
+        return nil
     }
 }
 
