@@ -22,6 +22,7 @@ declare -A check=(
   [libyaml-dev]="pkg-config --exists yaml-0.1"
   [libsystemd-dev]="pkg-config --exists libsystemd"
   [libfftw3-dev]="pkg-config --exists fftw3"
+  [libjansson-dev]="pkg-config --exists jansson"    # strict JSON for every input from outside
   [mosquitto]="command -v mosquitto || test -x /usr/sbin/mosquitto"
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"
