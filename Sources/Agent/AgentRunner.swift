@@ -164,7 +164,10 @@ extension AgentRunner {
     static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String) -> HomeAssistantOptions? {
         guard configuration.mqtt.discovery else { return nil }
         return HomeAssistantOptions(prefix: configuration.mqtt.discoveryPrefix,
-                                    device: DiscoveryDevice(id: configuration.device.id, version: version,
+                                    device: DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(
+                                                                deviceID: configuration.device.id,
+                                                                baseTopic: configuration.mqtt.baseTopic),
+                                                            version: version,
                                                             configurationURL: configuration.device.configurationURL))
     }
 
