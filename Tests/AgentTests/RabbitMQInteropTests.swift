@@ -57,6 +57,10 @@ struct RabbitMQInteropTests {
         let dotted = await watcher.waitFor(topic + "/a/b")
         #expect(dotted?.payloadString == "dotted")
         #expect(watcher.messages(on: topic + "/a.b").isEmpty)
+        // Large messages pass: a 1.2 MB ruler reply must fit.
+        let large = String(repeating: "r", count: 3_000_000)
+        try writer.publish(topic + "/large", large)
+        #expect(await watcher.waitFor(topic + "/large")?.payload.count == large.utf8.count)
         // MQTT 5 is not spoken: our client falls back to 3.1.1 by itself.
         let modern = MosquittoClient(configuration: MQTTConfiguration(
             host: broker.host, port: broker.port, clientID: "interop-v5-" + UUID().uuidString.prefix(8),
