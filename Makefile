@@ -11,13 +11,14 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test bench deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop bench deb test-deb check-deploy test-fresh clean help
 
 all: build
 
 help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
+	@echo "make test-interop  install RabbitMQ (Debian's, MQTT 3.1.1) and run the agent's interoperability test against it"
 	@echo "make bench  build a release and print the benchmark figures"
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
@@ -46,6 +47,14 @@ test: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+
+# The agent against RabbitMQ's MQTT plugin (README, 'Brokers other than mosquitto'): installs
+# rabbitmq-server when missing, then runs only the interoperability suite. `make test` skips that
+# suite, saying why, when RabbitMQ is absent; here its absence is a failure.
+test-interop: deps toolchain
+	@./scripts/install-deps.sh interop
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	PLUMB_REQUIRE_RABBITMQ=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter RabbitMQInteropTests
 
 # Every section, accuracy included; `.build/release/plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]`
 # (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (README, Benchmarks).
