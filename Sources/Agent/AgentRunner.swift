@@ -67,7 +67,7 @@ public struct AgentRunner: Sendable {
         let signals = SignalSource.signals()
 
         do {
-            var filters = [topics.configFilter, topics.commandFilter, topics.requestFilter]
+            var filters = topics.configFilters + [topics.commandFilter, topics.requestFilter]
             if let homeAssistant { filters.append(homeAssistant.statusTopic) }
             try client.subscribe(filters, qos: .atLeastOnce)
             try client.start()
