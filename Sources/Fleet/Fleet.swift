@@ -19,10 +19,11 @@ public struct Fleet: Sendable {
     public mutating func receive(topic: String, payload: [UInt8]) -> Bool {
         guard let parsed = FleetTopic(topic, under: baseTopic) else { return false }
         let prefix = parsed.prefix
-        var device = byPrefix.removeValue(forKey: prefix)
-            ?? FleetDevice(baseTopic: parsed.baseTopic, id: parsed.deviceID)
-        device.receive(parsed.leaf, payload: payload)
-        if !device.present.isEmpty { byPrefix[prefix] = device }
+        // In place: a device is a dozen strings, and copying it out and back for each of 60,000
+        // messages was a tenth of the run.
+        byPrefix[prefix, default: FleetDevice(baseTopic: parsed.baseTopic, id: parsed.deviceID)]
+            .receive(parsed.leaf, payload: payload)
+        if byPrefix[prefix]?.present.isEmpty == true { byPrefix[prefix] = nil }
         return true
     }
 
@@ -31,7 +32,9 @@ public struct Fleet: Sendable {
     /// read as device `config` under `plumb/lathe`) is left out: that is the other device's
     /// namespace, and its stray topics are no device.
     public var devices: [FleetDevice] {
-        byPrefix.values.filter { !isInsideAnotherDevice($0) }.sorted(by: Self.listedBefore)
+        // The keys once per device, not once per comparison.
+        let keyed = byPrefix.values.filter { !isInsideAnotherDevice($0) }.map { (key: SortKey($0), device: $0) }
+        return keyed.sorted { $0.key < $1.key }.map(\.device)
     }
 
     private func isInsideAnotherDevice(_ device: FleetDevice) -> Bool {
@@ -45,17 +48,21 @@ public struct Fleet: Sendable {
     }
 
     /// The listing order: by problem (none last), then site (none first), id and base topic.
-    static func listedBefore(_ lhs: FleetDevice, _ rhs: FleetDevice) -> Bool {
-        let (left, right) = (lhs.problem, rhs.problem)
-        if left != right {
-            switch (left, right) {
-            case (nil, _): return false
-            case (_, nil): return true
-            case let (left?, right?): return left < right
-            }
+    private struct SortKey: Comparable {
+        var problem: Int
+        var site: String
+        var id: String
+        var baseTopic: String
+
+        init(_ device: FleetDevice) {
+            problem = device.problem.map { FleetProblem.allCases.firstIndex(of: $0)! } ?? FleetProblem.allCases.count
+            site = device.site ?? ""
+            id = device.id
+            baseTopic = device.baseTopic
         }
-        if lhs.site != rhs.site { return (lhs.site ?? "") < (rhs.site ?? "") }
-        if lhs.id != rhs.id { return lhs.id < rhs.id }
-        return lhs.baseTopic < rhs.baseTopic
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            (lhs.problem, lhs.site, lhs.id, lhs.baseTopic) < (rhs.problem, rhs.site, rhs.id, rhs.baseTopic)
+        }
     }
 }

@@ -7,8 +7,12 @@ import FoundationEssentials
 /// JSONSerialization would link ICU into `plumb`). The types below decode only the keys the
 /// fleet shows and leave the rest alone; a key of the wrong type makes the payload malformed.
 func decodePayload<T: Decodable>(_ type: T.Type, from payload: [UInt8]) -> T? {
-    try? JSONDecoder().decode(type, from: Data(payload))
+    try? payloadDecoder.decode(type, from: Data(payload))
 }
+
+/// One decoder for every payload: its options never change, and swift-foundation's JSONDecoder
+/// is Sendable (it guards its options itself).
+private let payloadDecoder = JSONDecoder()
 
 /// What `plumb fleet` takes from `P/state`.
 struct StateFields: Decodable, Sendable {

@@ -5,21 +5,33 @@ import Glibc
 import MQTT
 import PlumbSync
 
-/// The MQTT side of `plumb fleet`: one connection subscribed to `<base>/#`, feeding every message
-/// into a ``Fleet`` as it arrives (payloads are read there and dropped, never kept).
+/// The MQTT side of `plumb fleet`: one connection feeding every message into a ``Fleet`` as it
+/// arrives (payloads are read there and dropped, never kept).
 ///
-/// When is the retained burst complete? The broker sends a new subscription's retained messages
-/// before anything published after the subscription, on the same connection. So once connected
-/// the collector publishes one message of its own (QoS 0, not retained) on a topic nobody else
-/// uses, `<base>/plumb-fleet-<pid>-<random>` (one level under the base: no device's topic, and
-/// no agent subscribes to it), and the burst is complete when that marker comes back. A broker
-/// whose ACL does not let this user publish drops the marker; then the burst counts as complete
-/// after ``quietSeconds`` without a message, and at the latest ``limitSeconds`` after connecting.
+/// Why not one subscription to `<base>/#`: a broker sends a new subscription's retained messages
+/// in one go, and mosquitto drops QoS 0 messages for a client that already has
+/// `max_queued_messages` (1000 by default) packets waiting to be written. 10,000 devices' retained
+/// topics (75,000 messages with the bubble pictures) overflow that on any machine; measured, a
+/// `<base>/#` subscriber got 5,000 to 55,000 of them. So the collector subscribes in rounds, one
+/// topic name at a time (`status`, then `state`, …), each for a device id at depth 1 to
+/// ``maxDepth`` under the base (`<base>/+/status`, `<base>/+/+/status`, …), and the bubble
+/// pictures never. Each round's burst is one small message per device.
+///
+/// When is a round's burst complete? The broker sends a subscription's retained messages before
+/// anything published after the SUBSCRIBE on the same connection. So after each SUBSCRIBE the
+/// collector publishes a marker (QoS 0, not retained) on a topic of its own,
+/// `<base>/plumb-fleet-<pid>-<random>` (one level under the base: no device's topic, and no
+/// agent subscribes to it), and the round is complete when the marker comes back. A broker whose
+/// ACL does not let this user publish drops the marker; then a round is complete after
+/// ``quietSeconds`` without a message, and at the latest ``limitSeconds`` after it began.
 final class FleetCollector: Sendable {
-    /// Without the marker: the burst is over after this long without a message.
+    /// Without the marker: a round is over after this long without a message.
     static let quietSeconds = 2.0
-    /// Without the marker: the burst is over this long after connecting, however busy the broker.
+    /// Without the marker: a round is over this long after it began, however busy the broker.
     static let limitSeconds = 30.0
+    /// The deepest device id found, in levels below the base: `<base>/<id>` is 1, and a site of
+    /// up to five levels (`plumb/a/b/c/d/e/<id>` under `plumb`) is 6.
+    static let maxDepth = 6
 
     private let client: MosquittoClient
     private let markerTopic: String
@@ -36,7 +48,8 @@ final class FleetCollector: Sendable {
         var connected = false
         /// The last connection problem, while not connected.
         var problem: String?
-        var markerSeen = false
+        /// The last round whose marker came back.
+        var roundSeen = -1
         var lastMessage = ContinuousClock.now
     }
 
@@ -52,9 +65,8 @@ final class FleetCollector: Sendable {
     /// - Throws: ``CommandFailure`` (exit 1) with the MQTT error's message when the broker
     ///   refuses us or cannot be reached.
     func connect() async throws(CommandFailure) {
-        let baseTopic = state.withLock { $0.fleet.baseTopic }
         do {
-            try client.subscribe([baseTopic + "/#"], qos: .atMostOnce)
+            try client.subscribe([markerTopic], qos: .atMostOnce)
         } catch {
             throw CommandFailure("\(error)")
         }
@@ -79,7 +91,7 @@ final class FleetCollector: Sendable {
                     case .message(let message):
                         state.lastMessage = .now
                         if message.topic == marker {
-                            state.markerSeen = true
+                            state.roundSeen = Int(String(decoding: message.payload, as: UTF8.self)) ?? state.roundSeen
                         } else if state.fleet.receive(topic: message.topic, payload: message.payload) {
                             state.generation += 1
                         }
@@ -104,18 +116,38 @@ final class FleetCollector: Sendable {
             + " within 10 s; check --broker and that the broker runs.")
     }
 
-    /// Waits until the broker has sent every retained message (see the type's comment).
-    /// - Returns: false when it stopped at ``limitSeconds`` rather than on the marker or a quiet spell.
+    /// Subscribes to every device topic the fleet reads, round by round, each round waited for
+    /// until the broker has sent its retained messages (see the type's comment).
+    /// - Returns: false when a round stopped at ``limitSeconds`` rather than on the marker or a
+    ///   quiet spell.
     func awaitRetainedBurst() async -> Bool {
-        // Not retained, QoS 0: it only has to pass through the broker once, behind the burst.
-        try? client.publish(markerTopic, payload: [], qos: .atMostOnce, retain: false)
+        let baseTopic = state.withLock { $0.fleet.baseTopic }
+        var complete = true
+        for (round, leaf) in FleetLeaf.allCases.enumerated() {
+            let filters = (1...Self.maxDepth).map { depth in
+                baseTopic + String(repeating: "/+", count: depth) + "/" + leaf.rawValue
+            }
+            do {
+                try client.subscribe(filters, qos: .atMostOnce)
+                // Not retained, QoS 0: it only has to pass through the broker once, behind the burst.
+                try client.publish(markerTopic, payload: Array(String(round).utf8), qos: .atMostOnce, retain: false)
+            } catch {
+                // Only a lost connection gets here: the client subscribes again when it is back.
+            }
+            complete = await awaitRound(round) && complete
+        }
+        return complete
+    }
+
+    private func awaitRound(_ round: Int) async -> Bool {
         let start = ContinuousClock.now
+        state.withLock { $0.lastMessage = start }
         while true {
-            let (seen, last) = state.withLock { ($0.markerSeen, $0.lastMessage) }
+            let (seen, last) = state.withLock { ($0.roundSeen, $0.lastMessage) }
             let now = ContinuousClock.now
-            if seen || now - last >= .seconds(Self.quietSeconds) { return true }
+            if seen >= round || now - last >= .seconds(Self.quietSeconds) { return true }
             if now - start >= .seconds(Self.limitSeconds) { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
