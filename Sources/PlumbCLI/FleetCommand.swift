@@ -93,7 +93,8 @@ struct FleetCommand: Subcommand {
         }
         guard mode.watch else {
             await collector.disconnect()
-            output.print(render(collector.snapshot().fleet, mode: mode, brokerURL: brokerURL).joined(separator: "\n"))
+            let fleet = collector.snapshot().fleet
+            output.print(render(fleet.devices, baseTopic: baseTopic, mode: mode, brokerURL: brokerURL).joined(separator: "\n"))
             return 0
         }
         InterruptFlag.install()
@@ -126,13 +127,15 @@ struct FleetCommand: Subcommand {
             if let terminal {
                 if generation != shown || now - lastShown >= .seconds(1) {
                     let (connected, problem) = collector.connection
-                    var lines = [header(fleet, brokerURL: brokerURL, connected: connected, problem: problem), ""]
-                    lines += render(fleet, mode: mode, brokerURL: brokerURL)
+                    let devices = fleet.devices
+                    var lines = [header(devices, baseTopic: fleet.baseTopic, brokerURL: brokerURL, connected: connected,
+                                        problem: problem), ""]
+                    lines += render(devices, baseTopic: fleet.baseTopic, mode: mode, brokerURL: brokerURL)
                     terminal.draw(lines)
                     (shown, lastShown) = (generation, now)
                 }
             } else if generation != shown, now - lastShown >= printInterval {
-                let lines = render(fleet, mode: mode, brokerURL: brokerURL)
+                let lines = render(fleet.devices, baseTopic: fleet.baseTopic, mode: mode, brokerURL: brokerURL)
                 output.print((mode.json ? lines : lines + [""]).joined(separator: "\n"))
                 (shown, lastShown) = (generation, now)
             }
@@ -141,20 +144,19 @@ struct FleetCommand: Subcommand {
     }
 
     /// The listing as lines: the table, or the JSON on one line.
-    static func render(_ fleet: Fleet, mode: Mode, brokerURL: String) -> [String] {
+    static func render(_ devices: [FleetDevice], baseTopic: String, mode: Mode, brokerURL: String) -> [String] {
         let now = Date()
-        let devices = fleet.devices
-        if mode.json { return [FleetListing(baseTopic: fleet.baseTopic, devices: devices, now: now).json] }
-        guard !devices.isEmpty else { return ["no devices under \(fleet.baseTopic)/ on \(brokerURL)."] }
+        if mode.json { return [FleetListing(baseTopic: baseTopic, devices: devices, now: now).json] }
+        guard !devices.isEmpty else { return ["no devices under \(baseTopic)/ on \(brokerURL)."] }
         return FleetTable(devices: devices, now: now).lines
     }
 
     /// The watch's first line: what is listed, how many have a problem, the connection.
-    static func header(_ fleet: Fleet, brokerURL: String, connected: Bool, problem: String?) -> String {
-        let devices = fleet.devices
+    static func header(_ devices: [FleetDevice], baseTopic: String, brokerURL: String, connected: Bool,
+                       problem: String?) -> String {
         let problems = devices.count { $0.problem != nil }
         let link = connected ? brokerURL : "reconnecting to \(brokerURL)" + (problem.map { ": \($0)" } ?? "")
-        return "plumb fleet: \(devices.count) device\(devices.count == 1 ? "" : "s") under \(fleet.baseTopic)/,"
+        return "plumb fleet: \(devices.count) device\(devices.count == 1 ? "" : "s") under \(baseTopic)/,"
             + " \(problems) with a problem; \(link). q quits."
     }
 }
