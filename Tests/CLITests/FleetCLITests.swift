@@ -161,6 +161,58 @@ struct FleetCLITests {
     }
 }
 
+extension FleetCLITests {
+    /// The text of `file` once it contains `text`, or nil after `seconds`.
+    private func wait(for text: String, in file: String, seconds: Double) async throws -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let contents = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            if contents.contains(text) { return contents }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    @Test func atATerminalItRedrawsInPlaceOnAChangeAndQRestoresTheTerminal() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        try await MosquittoClients.publish(port: broker.port, topic: "plumb/lathe/status", message: "offline", retain: true)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-fleet-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // util-linux `script` gives plumb a pseudo-terminal and records what it draws (-f: at once).
+        let command = "stty rows 30 cols 160; stty -g > \(directory)/before; '\(PlumbProcess.binary.path)' fleet --watch"
+            + " --broker \(broker.url); echo \"rc=$?\"; stty -g > \(directory)/after"
+        let screen = directory + "/typescript"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", command, screen]
+        let keys = Pipe()
+        process.standardInput = keys
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let first = try await wait(for: "offline  lathe", in: screen, seconds: 15)
+        #expect(first?.contains("plumb fleet: 1 device under plumb/, 1 with a problem") == true, "\(first ?? "no screen")")
+        try await MosquittoClients.publish(port: broker.port, topic: "plumb/mill/status", message: "online", retain: true)
+        let second = try await wait(for: "2 devices under plumb/", in: screen, seconds: 10)
+        #expect(second != nil, "no redraw after the mill came online")
+        keys.fileHandleForWriting.write(Data("q".utf8))
+        let end = try #require(try await wait(for: "rc=0", in: screen, seconds: 10), "did not quit with 0 on q")
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        // The alternate screen entered and left, each frame drawn from the top left, and the
+        // terminal's settings as they were.
+        #expect(end.contains("\u{1B}[?1049h") && end.contains("\u{1B}[?25h\u{1B}[?1049l"))
+        #expect(end.components(separatedBy: "\u{1B}[H").count >= 3)
+        let before = try String(contentsOfFile: directory + "/before", encoding: .utf8)
+        let after = try String(contentsOfFile: directory + "/after", encoding: .utf8)
+        #expect(before == after, "stty settings before and after differ")
+    }
+}
+
 /// Lines of a child's stdout, read off the cooperative pool.
 private final class LineReader: @unchecked Sendable {
     // @unchecked Sendable: `buffer` is only touched by `next`, which a test calls from one task
