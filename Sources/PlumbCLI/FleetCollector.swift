@@ -17,12 +17,17 @@ import PlumbSync
 /// ``maxDepth`` under the base (`<base>/+/status`, `<base>/+/+/status`, …), and the bubble
 /// pictures never. Each round's burst is one small message per device.
 ///
-/// When is a round's burst complete? The broker sends a subscription's retained messages before
-/// anything published after the SUBSCRIBE on the same connection. So after each SUBSCRIBE the
-/// collector publishes a marker (QoS 0, not retained) on a topic of its own,
-/// `<base>/plumb-fleet-<pid>-<random>` (one level under the base: no device's topic, and no
-/// agent subscribes to it), and the round is complete when the marker comes back. A broker whose
-/// ACL does not let this user publish drops the marker; then a round is complete after
+/// When is a round's burst complete? A broker handles one connection's packets in order and
+/// sends a subscription's retained messages before it handles the next packet. So after each
+/// round's SUBSCRIBE the collector sends something whose answer comes back behind the burst:
+/// - it publishes a marker (QoS 0, not retained) on a topic of its own,
+///   `<base>/plumb-fleet-<pid>-<random>` (one level under the base: no device's topic, and no
+///   agent subscribes to it), to which it subscribes;
+/// - from the second round on, it also subscribes again to the `P/status` of one device the first
+///   round found, which makes the broker send that retained message again, behind the round's.
+/// The round is complete when either comes back. The second needs no permission to publish: a
+/// monitoring user whose ACL only lets it read still gets a complete listing without waiting.
+/// With neither (no device has a status, and the marker is dropped), a round is complete after
 /// ``quietSeconds`` without a message, and at the latest ``limitSeconds`` after it began.
 final class FleetCollector: Sendable {
     /// Without the marker: a round is over after this long without a message.
@@ -48,8 +53,13 @@ final class FleetCollector: Sendable {
         var connected = false
         /// The last connection problem, while not connected.
         var problem: String?
-        /// The last round whose marker came back.
+        /// The round being collected.
+        var round = 0
+        /// The last round whose marker or echo came back.
         var roundSeen = -1
+        /// The `P/status` topic subscribed again in every round after the first, whose retained
+        /// message then comes back behind the round's: the first device status received.
+        var echoTopic: String?
         var lastMessage = ContinuousClock.now
     }
 
@@ -94,6 +104,11 @@ final class FleetCollector: Sendable {
                             state.roundSeen = Int(String(decoding: message.payload, as: UTF8.self)) ?? state.roundSeen
                         } else if state.fleet.receive(topic: message.topic, payload: message.payload) {
                             state.generation += 1
+                            if message.retain, message.topic == state.echoTopic, state.round > 0 {
+                                state.roundSeen = max(state.roundSeen, state.round)
+                            } else if state.echoTopic == nil, message.retain, message.topic.hasSuffix("/status") {
+                                state.echoTopic = message.topic
+                            }
                         }
                     }
                 }
@@ -127,8 +142,13 @@ final class FleetCollector: Sendable {
             let filters = (1...Self.maxDepth).map { depth in
                 baseTopic + String(repeating: "/+", count: depth) + "/" + leaf.rawValue
             }
+            let echo = state.withLock { state in
+                state.round = round
+                return round > 0 ? state.echoTopic : nil
+            }
             do {
                 try client.subscribe(filters, qos: .atMostOnce)
+                if let echo { try client.subscribe([echo], qos: .atMostOnce) }
                 // Not retained, QoS 0: it only has to pass through the broker once, behind the burst.
                 try client.publish(markerTopic, payload: Array(String(round).utf8), qos: .atMostOnce, retain: false)
             } catch {

@@ -143,6 +143,34 @@ struct FleetCLITests {
         #expect(table.stdout.contains("1.5%") && table.stdout.contains("malformed state"), "\(table)")
     }
 
+    /// A monitoring user that may only read: the marker it publishes is dropped, and the listing
+    /// is still complete, every round after the first ended by the status it subscribes to again.
+    @Test func aUserThatMayOnlyReadStillGetsEveryTopic() async throws {
+        let broker = try MosquittoBroker.start(.init(persistence: true))
+        defer { broker.stop() }
+        for id in ["lathe", "mill", "drill"] {
+            for (leaf, payload) in [("status", "online"), ("state", #"{"level":true,"sensor":"ok","tilt":0.02,"unit":"deg"}"#),
+                                    ("config", #"{"name":"Machine \#(id)"}"#), ("health", #"{"version":"0.1.0"}"#),
+                                    ("calibration", #"{"method":null,"date":null}"#)] {
+                try await MosquittoClients.publish(port: broker.port, topic: "plumb/hall-1/\(id)/\(leaf)", message: payload,
+                                                   retain: true, qos: 1)
+            }
+        }
+        let acl = broker.directory + "/acl"
+        try "topic read plumb/#\n".write(toFile: acl, atomically: true, encoding: .utf8)
+        let config = try String(contentsOfFile: broker.configFile, encoding: .utf8)
+        try (config + "\nacl_file \(acl)\n").write(toFile: broker.configFile, atomically: true, encoding: .utf8)
+        try broker.restart()
+
+        let outcome = try await PlumbProcess.run(["fleet", "--json", "--broker", broker.url])
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome)")
+        let devices = try #require(try outcome.jsonObjects().first?["devices"] as? [[String: Any]])
+        #expect(devices.map { $0["id"] as? String } == ["drill", "lathe", "mill"], "\(devices)")
+        #expect(devices.allSatisfy { $0["version"] as? String == "0.1.0" && $0["name"] is String && $0["tilt"] is Double },
+                "\(devices)")
+        #expect(await broker.waitForLog(containing: "Denied PUBLISH"), "the marker was not refused: \(broker.logContents())")
+    }
+
     @Test func watchWithoutATerminalPrintsAListingOnEachChange() async throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
