@@ -66,6 +66,9 @@ let package = Package(
             "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "StrictJSON", "I2C",
         ]),
 
+        // MARK: The fleet: every device's retained topics read into a listing, problems first (pure)
+        .target(name: "Fleet", dependencies: ["PlumbDomain", "StrictJSON"]),
+
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
         // Configuration for the record a calibration produces (calibration.json's contents).
         .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
@@ -82,7 +85,7 @@ let package = Package(
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "HomeAssistant", "I2C", "MQTT",
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Fleet", "HomeAssistant", "I2C", "MQTT",
             "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync", "Vibration",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
@@ -103,7 +106,7 @@ let package = Package(
             "SimulatedADXL345",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
-            "Accelerometers", "AccuracyBenchmark", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
+            "Accelerometers", "AccuracyBenchmark", "Contract", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
             "PlumbSync", "Vibration",
         ]),
 
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "StrictJSON"]),
+        .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [

@@ -78,11 +78,18 @@ func benchmarkFIFO(seconds: Double) {
 // targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
 // skips it. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
 // the tolerance per case), `plumb-bench vibration` the vibration section, `plumb-bench fifo
-// [FIFO_SECONDS]` the two FIFO sections.
+// [FIFO_SECONDS]` the two FIFO sections, `plumb-bench fleet [DEVICES]` the fleet section.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "filter" {
     let minutes = arguments.dropFirst().first.flatMap(Double.init) ?? FilterBenchmark.Options().sittingSeconds / 60
     benchmarkFilters(sittingSeconds: minutes * 60)
+    exit(0)
+}
+if arguments.first == "fleet" {
+    // `plumb-bench fleet [DEVICES]`: the fleet section alone (default 10,000 devices).
+    let count = arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+    let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
+    FleetBenchmark(devices: count, plumb: plumbBinary).run()
     exit(0)
 }
 if arguments.first == "agent" {
@@ -101,7 +108,8 @@ if accuracyOnly || fifoOnly { arguments.removeFirst() }
 let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
     print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
-          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]")
+          + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]"
+          + " | plumb-bench fleet [DEVICES]")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -131,6 +139,7 @@ if !accuracyOnly {
     AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     AgentVibrationBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
+    FleetBenchmark(plumb: plumbBinary).run()
 }
 if chipCount > 0 {
     benchmarkAccuracy(chips: chipCount)

@@ -12,9 +12,9 @@ public enum Plumb {
 
     /// Every subcommand, in the order `plumb --help` lists them.
     static let commands: [any Subcommand.Type] = [
-        BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, ForgetCommand.self, ProbeCommand.self, ReadCommand.self,
-        RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self, ShimCommand.self,
-        VibrationCommand.self, WatchCommand.self,
+        BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, FleetCommand.self, ForgetCommand.self,
+        ProbeCommand.self, ReadCommand.self, RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self,
+        ShimCommand.self, VibrationCommand.self, WatchCommand.self,
     ]
 
     static var overview: String {
