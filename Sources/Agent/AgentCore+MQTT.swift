@@ -21,6 +21,7 @@ extension AgentCore {
                 log.info("connected to the broker\(at) (MQTT \(connection.protocolVersion)\(session))")
             }
             broker = connection.broker ?? broker
+            sessionResumed = connection.sessionPresent
             // Birth in full even when the session was resumed: the retained topics may have been
             // cleared or changed while we were away, and on another broker they were never ours.
             publishBirth()
