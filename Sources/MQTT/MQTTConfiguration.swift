@@ -6,15 +6,22 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// answers (checked at most every ``failbackInterval``). All share the client id, credentials,
     /// TLS settings and will.
     public var brokers: [Broker]
-    /// The first broker's host name or IP address.
+    /// The first broker's host name or IP address ("" when ``brokers`` was emptied).
     public var host: String {
-        get { brokers[0].host }
-        set { brokers[0].host = newValue }
+        get { brokers.first?.host ?? "" }
+        set {
+            if brokers.isEmpty { brokers = [Broker(host: newValue, port: tls == nil ? 1883 : 8883)] }
+            brokers[0].host = newValue
+        }
     }
-    /// The first broker's TCP port: 1883 by default, 8883 with TLS.
+    /// The first broker's TCP port: 1883 by default, 8883 with TLS (0 when ``brokers`` was
+    /// emptied).
     public var port: Int {
-        get { brokers[0].port }
-        set { brokers[0].port = newValue }
+        get { brokers.first?.port ?? 0 }
+        set {
+            if brokers.isEmpty { brokers = [Broker(host: "", port: newValue)] }
+            brokers[0].port = newValue
+        }
     }
     /// While connected to a broker other than the first, how often at most to check whether the
     /// first accepts connections again (with a throwaway client id, so the check never takes the

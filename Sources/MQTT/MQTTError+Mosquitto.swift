@@ -23,7 +23,7 @@ extension MQTTError {
         var tls: MQTTConfiguration.TLS?
 
         init(_ configuration: MQTTConfiguration) {
-            self.init(configuration, broker: configuration.brokers[0])
+            self.init(configuration, broker: configuration.brokers.first ?? .init(host: "", port: 0))
         }
 
         /// The context of an attempt on `broker`, one of the configuration's brokers.

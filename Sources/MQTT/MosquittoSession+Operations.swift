@@ -100,6 +100,7 @@ extension MosquittoSession {
     static func prepare(_ handle: OpaquePointer, for configuration: MQTTConfiguration,
                         withWill: Bool) throws(MQTTError) {
         func invalid(_ reason: String) -> MQTTError { MQTTError(code: .invalidConfiguration, reason: reason) }
+        guard !configuration.brokers.isEmpty else { throw invalid("there is no broker to connect to") }
         for broker in configuration.brokers {
             guard !broker.host.isEmpty else { throw invalid("the broker host is empty") }
             guard (1...65535).contains(broker.port) else { throw invalid("port \(broker.port) is not 1…65535") }

@@ -88,7 +88,8 @@ final class MosquittoSession: @unchecked Sendable {
         (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self, bufferingPolicy: .unbounded)
         state = Locked(State(version: configuration.protocolVersion,
                              versions: Array(repeating: configuration.protocolVersion, count: configuration.brokers.count),
-                             broker: configuration.brokers[0], context: MQTTError.Context(configuration)))
+                             broker: configuration.brokers.first ?? .init(host: "", port: 0),
+                             context: MQTTError.Context(configuration)))
         let id = configuration.clientID
         handle = mosquitto_new(id.isEmpty ? nil : id, configuration.cleanSession, nil)
         creationErrno = errno

@@ -70,6 +70,16 @@ struct BrokerRotationTests {
         #expect(configuration.failbackInterval == .seconds(60))
         #expect(configuration.sessionExpiry == .seconds(86_400))
     }
+
+    @Test func aConfigurationWithoutBrokersOrWithABadFailbackIsRefusedAtStart() {
+        var empty = MQTTConfiguration(clientID: "plumb-x")
+        empty.brokers = []
+        #expect(empty.host == "" && empty.port == 0)
+        #expect(throws: MQTTError.self) { try MosquittoClient(configuration: empty).start() }
+        var noFailback = MQTTConfiguration(clientID: "plumb-x")
+        noFailback.failbackInterval = .zero
+        #expect(throws: MQTTError.self) { try MosquittoClient(configuration: noFailback).start() }
+    }
 }
 
 /// Failover and persistent sessions with real mosquittos.
