@@ -37,10 +37,11 @@ final class FailbackProbe: Sendable {
     }
 
     /// The blocking check itself. A first broker never reached yet may speak only 3.1.1: an MQTT 5
-    /// check it refuses as an unsupported version is made again with 3.1.1.
+    /// check it refuses as an unsupported version, or leaves without a CONNACK (RabbitMQ before
+    /// 3.13), is made again with 3.1.1.
     private static func check(_ configuration: MQTTConfiguration, version: MQTTProtocolVersion) -> Bool {
         let reason = connect(configuration, version: version)
-        if version == .v5, reason == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) {
+        if version == .v5, reason == nil || reason == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) {
             return connect(configuration, version: .v311) == 0
         }
         return reason == 0
