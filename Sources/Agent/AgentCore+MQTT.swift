@@ -17,8 +17,8 @@ extension AgentCore {
             if let new = connection.broker, let old = broker, new != old {
                 log.info("switched broker: now on \(new) (MQTT \(connection.protocolVersion)\(session)), was on \(old)")
             } else {
-                let at = connection.broker.map { " \($0)" } ?? ""
-                log.info("connected to the broker\(at) (MQTT \(connection.protocolVersion)\(session))")
+                let at = connection.broker.map { " at \($0)" } ?? ""
+                log.info("connected to the broker (MQTT \(connection.protocolVersion))\(at)\(session)")
             }
             broker = connection.broker ?? broker
             sessionResumed = connection.sessionPresent

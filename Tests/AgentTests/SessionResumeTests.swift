@@ -58,7 +58,7 @@ struct SessionResumeTests {
         await rig.core.handle(.connected(MQTTConnection(protocolVersion: .v5, sessionPresent: false, broker: first)))
         await rig.core.handle(.disconnected(MQTTError(code: .connectionLost, reason: "test")))
         await rig.core.handle(.connected(MQTTConnection(protocolVersion: .v5, sessionPresent: true, broker: second)))
-        #expect(log.all.contains { $0.contains("connected to the broker a.lan:1883 (MQTT 5)") }, "\(log.all)")
+        #expect(log.all.contains { $0.contains("connected to the broker (MQTT 5) at a.lan:1883") }, "\(log.all)")
         #expect(log.all.contains { $0.contains("switched broker: now on b.lan:1884 (MQTT 5, session resumed), was on a.lan:1883") },
                 "\(log.all)")
     }
