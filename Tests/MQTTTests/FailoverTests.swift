@@ -104,9 +104,9 @@ struct FailoverSessionTests {
         #expect(await events.connected()?.broker == Self.connection(first))
 
         first.stop()
-        let stopped = ContinuousClock.now
-        #expect(await events.connected(timeout: .seconds(5))?.broker == Self.connection(second))
-        #expect(ContinuousClock.now - stopped < .seconds(3), "the next broker after the first delay (1 s)")
+        #expect(await events.connected(timeout: .seconds(20))?.broker == Self.connection(second))
+        // The attempt after the loss went to the second broker: no failed retry of the first.
+        #expect(events.count(where: \.isConnectionFailed) == 0, "\(events.all)")
         try client.publish(status, payload: "here", qos: .atLeastOnce, retain: true)
 
         try first.restart()
