@@ -1,6 +1,6 @@
 import BrokerHarness
 import Foundation
-import MQTT
+@testable import MQTT
 import Testing
 
 /// The failover policy on its own: which broker is next, and when the first is checked again.
@@ -96,7 +96,7 @@ struct FailoverSessionTests {
         let status = uniqueTopic("status")
         var configuration = first.configuration("failover")
         configuration.brokers.append(Self.connection(second))
-        configuration.failbackInterval = .seconds(1)
+        configuration.failbackInterval = .seconds(2)
         configuration.will = MQTTWill(topic: status, payload: "gone")
         let client = MosquittoClient(configuration: configuration)
         let events = EventCollector(client)
@@ -117,6 +117,35 @@ struct FailoverSessionTests {
                 "the broker it left holds the will's payload, not \"here\"")
         #expect(await first.waitForLog(containing: "\(configuration.clientID)-failback"),
                 "the check used a throwaway id, not ours")
+        await client.disconnect()
+    }
+
+    @Test("A connection to a live first broker cut: the will there, the next broker at once, and back after a check")
+    func aCutConnectionLeavesTheWillBehind() async throws {
+        let first = try MosquittoBroker.start()
+        let second = try MosquittoBroker.start()
+        let status = uniqueTopic("status")
+        var configuration = first.configuration("cut")
+        configuration.brokers.append(Self.connection(second))
+        configuration.failbackInterval = .seconds(2)
+        configuration.will = MQTTWill(topic: status, payload: "gone")
+        let client = MosquittoClient(configuration: configuration)
+        let events = EventCollector(client)
+        try client.start()
+        #expect(await events.connected()?.broker == Self.connection(first))
+        try client.publish(status, payload: "here", qos: .atLeastOnce, retain: true)
+        try await Task.sleep(for: .milliseconds(200))
+
+        client.simulateAbruptDrop()
+        #expect(await events.connected()?.broker == Self.connection(second), "the next broker after a loss")
+        try client.publish(status, payload: "here", qos: .atLeastOnce, retain: true)
+        let onFirst = try await MosquittoClients.retained(port: first.port, topic: status)
+        #expect(onFirst.map { String(decoding: $0.payload, as: UTF8.self) } == ["gone"], "the first broker fired the will")
+
+        // The first is alive: the next check finds it, and the client returns, saying so on the second.
+        #expect(await events.connected()?.broker == Self.connection(first))
+        let onSecond = try await MosquittoClients.retained(port: second.port, topic: status)
+        #expect(onSecond.map { String(decoding: $0.payload, as: UTF8.self) } == ["gone"])
         await client.disconnect()
     }
 
