@@ -11,7 +11,16 @@ import Settings
 extension AgentCore {
     /// Routes an incoming message: desired config, or a command.
     func receive(_ message: MQTTMessage) {
-        if message.topic == topics.configSet {
+        if message.retain, sessionResumed, !message.payload.isEmpty,
+           message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
+            // A resumed session delivered every write made while we were away, queued in write
+            // order and without the retain flag. A retained copy is the broker answering our
+            // re-SUBSCRIBE (MQTT 3.1.1 always re-sends them; MQTT 5 does not, as we ask): of a
+            // write already applied, or queued just before it. Applied after the queued ones, it
+            // would let an older write win. Cleared, so no leftover comes back later.
+            log.debug("ignored the retained copy on \(message.topic.escapedForLog) of a write the session delivered")
+            publish(message.topic, [], retain: true, qos: .atLeastOnce)
+        } else if message.topic == topics.configSet {
             // An empty payload is the deletion of a retained message (ours, below): not a config.
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(json: message.payload) }

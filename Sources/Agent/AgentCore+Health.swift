@@ -31,6 +31,7 @@ extension AgentCore {
             .droppedEvents: .integer(events.dropped),
             .analysisWindows: .integer(analysisWindows),
             .version: .string(version),
+            .broker: broker.map { .string("\($0)") } ?? .null,
         ]
         let object = Dictionary(uniqueKeysWithValues: payload.map { ($0.key.rawValue, $0.value) })
         publish(topics.health, JSONValue.object(object).bytes, retain: true)

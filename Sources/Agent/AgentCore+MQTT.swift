@@ -13,7 +13,17 @@ extension AgentCore {
             guard !stopping else { return }
             connections += 1
             connected = true
-            log.info("connected to the broker (MQTT \(connection.protocolVersion))")
+            let session = connection.sessionPresent ? ", session resumed" : ""
+            if let new = connection.broker, let old = broker, new != old {
+                log.info("switched broker: now on \(new) (MQTT \(connection.protocolVersion)\(session)), was on \(old)")
+            } else {
+                let at = connection.broker.map { " at \($0)" } ?? ""
+                log.info("connected to the broker (MQTT \(connection.protocolVersion))\(at)\(session)")
+            }
+            broker = connection.broker ?? broker
+            sessionResumed = connection.sessionPresent
+            // Birth in full even when the session was resumed: the retained topics may have been
+            // cleared or changed while we were away, and on another broker they were never ours.
             publishBirth()
         case .disconnected(let error):
             connected = false

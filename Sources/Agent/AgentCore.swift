@@ -52,6 +52,10 @@ public actor AgentCore {
     // The connection
     var connected = false
     var connections = 0
+    /// The broker of the current (or last) connection, for `P/health` and the switch log line.
+    var broker: MQTTConfiguration.Broker?
+    /// Whether the broker resumed our persistent session at the last connect.
+    var sessionResumed = false
     var stopping = false
 
     // What goes out, each deciding when

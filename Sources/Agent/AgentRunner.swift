@@ -75,7 +75,8 @@ public struct AgentRunner: Sendable {
             log.error("\(error)")
             return 1
         }
-        log.info("plumb \(version) running as \(topics.prefix), broker \(mqttConfiguration.host):\(mqttConfiguration.port)")
+        let brokers = mqttConfiguration.brokers.map(\.description).joined(separator: ", then ")
+        log.info("plumb \(version) running as \(topics.prefix), broker \(brokers)")
 
         let samplingTask = Task {
             for await update in sampling.start() { await core.handle(update) }
@@ -173,13 +174,23 @@ extension AgentRunner {
 
     /// The client's configuration: the connection from the file (MQTT can never change it), a
     /// last will of `offline` retained on `P/status`, MQTT 5 with a fallback to 3.1.1.
+    /// A persistent session (`mqtt.session_expiry_s` above 0) keeps the QoS 1 desired-config
+    /// writes and commands made while the agent is away, delivered in write order at the
+    /// reconnect; failover to the next of `mqtt.brokers` after a failed connect or a lost
+    /// connection, and back to the first every `mqtt.failback_s` at most.
     static func mqttConfiguration(_ configuration: AgentConfiguration, topics: Topics) -> MQTTConfiguration {
-        brokerConnection(configuration, clientID: configuration.mqtt.clientID,
-                         will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce, retain: true))
+        var connection = brokerConnection(configuration, clientID: configuration.mqtt.clientID,
+                                          will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce,
+                                                         retain: true))
+        connection.cleanSession = configuration.mqtt.sessionExpirySeconds == 0
+        connection.sessionExpiry = .seconds(configuration.mqtt.sessionExpirySeconds)
+        return connection
     }
 
-    /// The connection the config file describes (broker, TLS, credentials), under `clientID`.
-    /// Used by the agent, and by commands that talk to the broker on its behalf (`plumb forget`).
+    /// The connection the config file describes (the brokers in order, failback, TLS,
+    /// credentials), under `clientID`, with a clean session. Used by the agent, and by commands
+    /// that talk to the broker on its behalf (`plumb forget`); the first of ``MQTTConfiguration/brokers``
+    /// (`configuration.mqtt.host` and `port`) is the broker to use for a single connection.
     public static func brokerConnection(_ configuration: AgentConfiguration, clientID: String,
                                         will: MQTTWill?) -> MQTTConfiguration {
         let mqtt = configuration.mqtt
@@ -188,9 +199,11 @@ extension AgentRunner {
                                   insecure: settings.insecure)
         }
         return MQTTConfiguration(
-            host: mqtt.host, port: mqtt.port, clientID: clientID, keepAlive: mqtt.keepalive,
+            host: mqtt.host, port: mqtt.port,
+            failoverBrokers: mqtt.brokers.dropFirst().map { MQTTConfiguration.Broker(host: $0.host, port: $0.port) },
+            clientID: clientID, keepAlive: mqtt.keepalive,
             // Without a config file nothing resolved the password yet: PLUMB_MQTT_PASSWORD still counts.
             username: mqtt.username, password: mqtt.password ?? (try? mqtt.resolvePassword()) ?? nil,
-            will: will, tls: tls)
+            will: will, tls: tls, failbackInterval: .seconds(mqtt.failbackSeconds))
     }
 }

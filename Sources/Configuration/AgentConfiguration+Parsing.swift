@@ -62,8 +62,10 @@ extension AgentConfiguration {
         return try root.section("vibration", keys: vibrationKeys.map(\.rawValue), hints: hints)
     }
 
-    static let mqttKeys = ["url", "host", "port", "client_id", "keepalive", "username", "password_file", "tls",
-                           "base_topic", "discovery_prefix", "discovery"]
+    static let mqttKeys = ["url", "brokers", "host", "port", "failback_s", "session_expiry_s", "client_id", "keepalive",
+                           "username", "password_file", "tls", "base_topic", "discovery_prefix", "discovery"]
+    /// The most brokers `mqtt.brokers` may list.
+    static let maximumBrokers = 16
     static let tlsKeys = ["ca_file", "cert_file", "key_file", "insecure"]
     /// Each live key has one home; written in another section, the message says where it goes.
     static let liveHints = Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
@@ -112,7 +114,24 @@ extension AgentConfiguration {
         // With host and port, a tls section (even `tls: {}`) is what turns TLS on.
         var usesTLS = section.node("tls") != nil
         let explicitPort = try section.int("port", in: 1...65_535, what: "a TCP port")
-        if let url = try section.string("url") {
+        if section.node("brokers") != nil {
+            if let other = ["url", "host", "port"].first(where: { section.node($0) != nil }) {
+                throw section.error(.conflict, "brokers", "mqtt.brokers and mqtt.\(other) are both set; list every"
+                    + " broker in mqtt.brokers (the first is the preferred one) and remove mqtt.\(other).")
+            }
+            let addresses = try Self.readBrokers(section)
+            let secure = addresses.filter(\.usesTLS).count
+            if secure != 0 && secure != addresses.count {
+                throw section.error(.conflict, "brokers", "mqtt.brokers mixes mqtt:// and mqtts://; every broker shares"
+                    + " one TLS setting, so write all of them with mqtts:// (with the tls section) or all with mqtt://.")
+            }
+            if usesTLS && secure == 0 {
+                throw section.error(.conflict, "brokers", "mqtt.tls is set but the brokers use mqtt://, which is never"
+                    + " encrypted; use mqtts:// or remove the tls section.")
+            }
+            usesTLS = secure != 0
+            mqtt.brokers = addresses.map { BrokerSettings(host: $0.host, port: $0.port ?? (usesTLS ? 8883 : 1883)) }
+        } else if let url = try section.string("url") {
             if let other = ["host", "port"].first(where: { section.node($0) != nil }) {
                 throw section.error(.conflict, "url", "mqtt.url and mqtt.\(other) are both set; give the broker"
                     + " either as mqtt.url or as mqtt.host and mqtt.port, not both.")
@@ -141,6 +160,12 @@ extension AgentConfiguration {
             }
             mqtt.port = explicitPort ?? (usesTLS ? 8883 : 1883)
         }
+        mqtt.failbackSeconds = try section.int("failback_s", in: 5...86_400,
+                                               what: "the seconds between checks of the first broker")
+            ?? mqtt.failbackSeconds
+        mqtt.sessionExpirySeconds = try section.int("session_expiry_s", in: 0...4_294_967_295,
+                                                    what: "the seconds a broker keeps the session (0: none)")
+            ?? mqtt.sessionExpirySeconds
         if usesTLS { mqtt.tls = try Self.readTLS(tlsSection, marks: &marks) }
         if let clientID = try section.string("client_id") {
             if let problem = Self.clientIDProblem(clientID) { throw section.error(.invalidValue, "client_id", problem) }
@@ -169,6 +194,45 @@ extension AgentConfiguration {
             mqtt[keyPath: keyPath] = topic
         }
         mqtt.discovery = try section.bool("discovery") ?? mqtt.discovery
+    }
+
+    /// `mqtt.brokers`: a list of 1 to ``maximumBrokers`` broker URLs, none twice.
+    private static func readBrokers(_ section: YAMLSection) throws(ConfigurationError) -> [BrokerAddress] {
+        let form = "mqtt.brokers is a list of broker URLs, the preferred first: on the next lines, indented,"
+            + " \"- mqtt://broker-a.lan:1883\" and \"- mqtt://broker-b.lan:1883\", or [mqtt://a:1883, mqtt://b:1883]"
+        guard case .sequence(let items, _)? = section.node("brokers") else {
+            let found = section.node("brokers")?.kindDescription ?? "nothing"
+            throw section.error(.wrongType, "brokers", "\(form); found \(found).")
+        }
+        guard !items.isEmpty else {
+            throw section.error(.invalidValue, "brokers", "the list is empty; \(form).")
+        }
+        guard items.count <= maximumBrokers else {
+            throw section.error(.invalidValue, "brokers", "\(items.count) brokers is too many; list at most"
+                + " \(maximumBrokers).")
+        }
+        var addresses: [BrokerAddress] = []
+        for (index, item) in items.enumerated() {
+            let keyPath = "\(section.keyPath("brokers"))[\(index)]"
+            guard case .scalar(let scalar) = item else {
+                throw ConfigurationError(code: .wrongType, source: section.source, keyPath: keyPath, mark: item.mark,
+                                         reason: "a broker is a URL such as mqtt://broker.lan:1883, not \(item.kindDescription).")
+            }
+            let address: BrokerAddress
+            switch BrokerAddress.parse(scalar.text) {
+            case .success(let parsed): address = parsed
+            case .failure(let problem):
+                throw ConfigurationError(code: .invalidValue, source: section.source, keyPath: keyPath, mark: item.mark,
+                                         reason: problem.reason)
+            }
+            if let earlier = addresses.firstIndex(where: { $0.sameBroker(as: address) }) {
+                throw ConfigurationError(code: .invalidValue, source: section.source, keyPath: keyPath, mark: item.mark,
+                                         reason: "\"\(scalar.text.truncatedForMessage)\" is the broker of"
+                                            + " mqtt.brokers[\(earlier)] again; list each broker once.")
+            }
+            addresses.append(address)
+        }
+        return addresses
     }
 
     private static func readTLS(_ section: YAMLSection, marks: inout [String: YAMLMark]) throws(ConfigurationError) -> TLSSettings {

@@ -44,12 +44,40 @@ public struct AgentConfiguration: Sendable, Equatable {
         init() {}
     }
 
+    /// One broker of `mqtt.brokers` (or the one `mqtt.url`, or `mqtt.host` and `mqtt.port`, give).
+    public struct BrokerSettings: Sendable, Equatable {
+        /// The broker's host name or IP address (IPv6 without brackets).
+        public internal(set) var host: String
+        /// The broker's TCP port: 1883 by default, 8883 with TLS.
+        public internal(set) var port: Int
+    }
+
     /// `mqtt`: the broker and the topics.
     public struct MQTTSettings: Sendable, Equatable {
-        /// The broker's host name or IP address (IPv6 without brackets).
-        public internal(set) var host = "localhost"
-        /// The broker's TCP port: 1883 by default, 8883 with TLS.
-        public internal(set) var port = 1883
+        /// The brokers in order of preference: the agent connects to the first, moves to the next
+        /// on a failed connect or a lost connection, and returns to the first while connected
+        /// elsewhere (see ``failbackSeconds``). Never empty; one (`localhost:1883`) by default.
+        /// Every broker shares ``tls``, the credentials and the client id.
+        public internal(set) var brokers = [BrokerSettings(host: "localhost", port: 1883)]
+        /// The first broker's host name or IP address (IPv6 without brackets): the broker to use
+        /// for a single connection.
+        public internal(set) var host: String {
+            get { brokers[0].host }
+            set { brokers[0].host = newValue }
+        }
+        /// The first broker's TCP port: 1883 by default, 8883 with TLS.
+        public internal(set) var port: Int {
+            get { brokers[0].port }
+            set { brokers[0].port = newValue }
+        }
+        /// `mqtt.failback_s`: while on a later broker, check at most this often (seconds, 5 to
+        /// 86400; 60 by default) whether the first accepts connections again, and go back to it.
+        public internal(set) var failbackSeconds = 60
+        /// `mqtt.session_expiry_s`: how long a broker keeps the agent's persistent session
+        /// (its subscriptions and the QoS 1 messages that arrive for it) while the agent is
+        /// away, in seconds, 0 to 4294967295; one day (86400) by default. 0 turns persistent
+        /// sessions off: every connection starts clean, and what arrives while away is lost.
+        public internal(set) var sessionExpirySeconds = 86_400
         /// TLS settings, or nil for a plain TCP connection.
         public internal(set) var tls: TLSSettings?
         /// The MQTT client identifier; `plumb-<device id>` by default.
@@ -76,10 +104,15 @@ public struct AgentConfiguration: Sendable, Equatable {
             self.clientID = clientID
         }
 
-        /// The broker as a URL, for logs: `mqtts://broker.lan:8883`.
-        public var url: String {
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            return (tls == nil ? "mqtt" : "mqtts") + "://\(shownHost):\(port)"
+        /// The first broker as a URL, for logs: `mqtts://broker.lan:8883`.
+        public var url: String { urls[0] }
+
+        /// Every broker as a URL, in order.
+        public var urls: [String] {
+            brokers.map { broker in
+                let shownHost = broker.host.contains(":") ? "[\(broker.host)]" : broker.host
+                return (tls == nil ? "mqtt" : "mqtts") + "://\(shownHost):\(broker.port)"
+            }
         }
     }
 

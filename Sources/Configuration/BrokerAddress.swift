@@ -9,6 +9,14 @@ struct BrokerAddress: Equatable, Sendable {
     static let form = "mqtt://HOST:PORT or mqtts://HOST:PORT (the port may be left out: 1883 for mqtt,"
         + " 8883 for mqtts; an IPv6 address goes in brackets, mqtt://[fd00::1]:1883)"
 
+    /// The port connected to: the one written, or the scheme's default.
+    var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
+
+    /// Whether both name the same broker: the same host (case aside) and port, whatever the scheme.
+    func sameBroker(as other: BrokerAddress) -> Bool {
+        host.lowercased() == other.host.lowercased() && effectivePort == other.effectivePort
+    }
+
     /// Reads `text`, or gives the reason it is not a broker URL.
     static func parse(_ text: String) -> Result<BrokerAddress, BrokerAddressProblem> {
         func problem(_ reason: String) -> Result<BrokerAddress, BrokerAddressProblem> {

@@ -8,7 +8,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     /// `sensor.kind`.
     public var sensorKind: SensorKind?
     /// The broker as a URL, `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`; replaces the file's
-    /// `mqtt.url` or `mqtt.host`/`mqtt.port`.
+    /// `mqtt.url`, `mqtt.host`/`mqtt.port` or the whole `mqtt.brokers` list (no failover then).
     public var broker: String?
     /// `device.id`, `[a-z0-9_-]`, 1 to 64 characters.
     public var deviceID: String?
@@ -53,8 +53,7 @@ extension AgentConfiguration {
                 throw failure("mqtt.url", "the broker \(broker) uses mqtt://, which is never encrypted, but the config"
                     + " file sets mqtt.tls; use mqtts:// or remove the tls section.")
             }
-            result.mqtt.host = address.host
-            result.mqtt.port = address.port ?? (address.usesTLS ? 8883 : 1883)
+            result.mqtt.brokers = [BrokerSettings(host: address.host, port: address.effectivePort)]
             if address.usesTLS {
                 result.mqtt.tls = result.mqtt.tls ?? TLSSettings()
             } else {

@@ -21,4 +21,6 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case analysisWindows = "analysis_windows"
     /// The agent's version.
     case version
+    /// The broker the agent is connected to, `host:port` (one of `mqtt.brokers`).
+    case broker
 }

@@ -62,8 +62,9 @@ public enum MQTTEvent: Sendable, Equatable {
     /// The broker accepted the connection (CONNACK success). Subscriptions have been re-sent;
     /// publish birth messages now.
     case connected(MQTTConnection)
-    /// An established connection ended. `nil` when we asked (``MQTTClient/disconnect()``);
-    /// otherwise why, and the client is already reconnecting.
+    /// An established connection ended. `nil` when we asked (``MQTTClient/disconnect()``), or
+    /// when the client left a later broker for the first (failback; a `connected` follows);
+    /// otherwise why, and the client is already reconnecting (to the next broker, if several).
     case disconnected(MQTTError?)
     /// One connection attempt failed (broker down, refused credentials, TLS). The client retries
     /// after the backoff delay; the error says what a person should check.
@@ -79,10 +80,14 @@ public struct MQTTConnection: Sendable, Equatable {
     /// Whether the broker kept a session from a previous connection (only with
     /// ``MQTTConfiguration/cleanSession`` false).
     public var sessionPresent: Bool
+    /// The broker connected to, one of ``MQTTConfiguration/brokers``; nil from a test double
+    /// that has none.
+    public var broker: MQTTConfiguration.Broker?
 
-    public init(protocolVersion: MQTTProtocolVersion, sessionPresent: Bool) {
+    public init(protocolVersion: MQTTProtocolVersion, sessionPresent: Bool, broker: MQTTConfiguration.Broker? = nil) {
         self.protocolVersion = protocolVersion
         self.sessionPresent = sessionPresent
+        self.broker = broker
     }
 }
 

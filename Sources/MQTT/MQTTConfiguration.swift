@@ -1,9 +1,37 @@
 /// Everything a ``MosquittoClient`` needs to connect: nested `Sendable` values, fixed at start.
 public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
-    /// Broker host name or IP address.
-    public var host: String
-    /// Broker TCP port: 1883 by default, 8883 with TLS.
-    public var port: Int
+    /// The brokers to connect to, in order of preference; never empty. The client starts with the
+    /// first, moves to the next after a failed attempt or a lost connection (with the
+    /// ``reconnectDelay`` backoff), and while on another one returns to the first as soon as it
+    /// answers (checked at most every ``failbackInterval``). All share the client id, credentials,
+    /// TLS settings and will.
+    public var brokers: [Broker]
+    /// The first broker's host name or IP address ("" when ``brokers`` was emptied).
+    public var host: String {
+        get { brokers.first?.host ?? "" }
+        set {
+            if brokers.isEmpty { brokers = [Broker(host: newValue, port: tls == nil ? 1883 : 8883)] }
+            brokers[0].host = newValue
+        }
+    }
+    /// The first broker's TCP port: 1883 by default, 8883 with TLS (0 when ``brokers`` was
+    /// emptied).
+    public var port: Int {
+        get { brokers.first?.port ?? 0 }
+        set {
+            if brokers.isEmpty { brokers = [Broker(host: "", port: newValue)] }
+            brokers[0].port = newValue
+        }
+    }
+    /// While connected to a broker other than the first, how often at most to check whether the
+    /// first accepts connections again (with a throwaway client id, so the check never takes the
+    /// session over). Positive.
+    public var failbackInterval: Duration
+    /// How long the broker keeps the session (subscriptions and the QoS 1/2 messages that arrive
+    /// for them) after the connection ends, when ``cleanSession`` is false. Sent as MQTT 5's
+    /// session expiry interval, 0…4294967295 s (the largest means never); an MQTT 3.1.1 broker
+    /// applies its own limit (mosquitto's `persistent_client_expiration`).
+    public var sessionExpiry: Duration
     /// The MQTT client identifier. Must be unique per broker: a second client with the same id
     /// takes the session over. Empty lets the broker assign one (clean sessions only).
     public var clientID: String
@@ -11,7 +39,9 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// without traffic; the client pings as needed.
     public var keepAlive: Int
     /// Start each connection with a fresh session. Subscriptions are re-sent on every connect
-    /// either way.
+    /// either way. False keeps a persistent session for ``sessionExpiry`` (MQTT 5 `clean_start`
+    /// false, MQTT 3.1.1 `clean_session` false): the broker keeps what arrives while we are away
+    /// and delivers it, in order, at the next connect. Needs a client id.
     public var cleanSession: Bool
     /// User name; nil for anonymous.
     public var username: String?
@@ -56,6 +86,22 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// One broker's address.
+    public struct Broker: Sendable, Hashable, CustomStringConvertible {
+        /// Host name or IP address (IPv6 without brackets).
+        public var host: String
+        /// TCP port.
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// `host:port`, an IPv6 host in brackets.
+        public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    }
+
     /// The wait between connection attempts: ``minimum`` after the first failure (and after a lost
     /// connection), doubling after each further failure up to ``maximum``.
     public struct ReconnectDelay: Sendable, Equatable {
@@ -68,13 +114,17 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// - Parameter port: nil picks 8883 when `tls` is set, else 1883.
-    public init(host: String = "127.0.0.1", port: Int? = nil, clientID: String, keepAlive: Int = 30,
-                cleanSession: Bool = true, username: String? = nil, password: String? = nil, will: MQTTWill? = nil,
-                tls: TLS? = nil, protocolVersion: MQTTProtocolVersion = .v5,
-                reconnectDelay: ReconnectDelay = ReconnectDelay()) {
-        self.host = host
-        self.port = port ?? (tls == nil ? 1883 : 8883)
+    /// - Parameters:
+    ///   - port: nil picks 8883 when `tls` is set, else 1883.
+    ///   - failoverBrokers: the brokers to try after `host`, in order (see ``brokers``).
+    public init(host: String = "127.0.0.1", port: Int? = nil, failoverBrokers: [Broker] = [], clientID: String,
+                keepAlive: Int = 30, cleanSession: Bool = true, sessionExpiry: Duration = .seconds(86_400),
+                username: String? = nil, password: String? = nil, will: MQTTWill? = nil, tls: TLS? = nil,
+                protocolVersion: MQTTProtocolVersion = .v5, reconnectDelay: ReconnectDelay = ReconnectDelay(),
+                failbackInterval: Duration = .seconds(60)) {
+        brokers = [Broker(host: host, port: port ?? (tls == nil ? 1883 : 8883))] + failoverBrokers
+        self.failbackInterval = failbackInterval
+        self.sessionExpiry = sessionExpiry
         self.clientID = clientID
         self.keepAlive = keepAlive
         self.cleanSession = cleanSession
@@ -139,10 +189,12 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
 
     /// The settings for logs, with the password hidden.
     public var description: String {
-        var parts = ["\(tls == nil ? "mqtt" : "mqtts")://\(host):\(port)", "client id \"\(clientID)\"",
+        let scheme = tls == nil ? "mqtt" : "mqtts"
+        var parts = [brokers.map { "\(scheme)://\($0)" }.joined(separator: " then "), "client id \"\(clientID)\"",
                      "MQTT \(protocolVersion)", "keep-alive \(keepAlive) s"]
         if let username { parts.append("user \"\(username)\"\(password == nil ? "" : " with password")") }
         if let will { parts.append("will on \(will.topic)") }
+        if !cleanSession { parts.append("persistent session") }
         return parts.joined(separator: ", ")
     }
 }

@@ -23,7 +23,12 @@ extension MQTTError {
         var tls: MQTTConfiguration.TLS?
 
         init(_ configuration: MQTTConfiguration) {
-            broker = "\(configuration.host):\(configuration.port)"
+            self.init(configuration, broker: configuration.brokers.first ?? .init(host: "", port: 0))
+        }
+
+        /// The context of an attempt on `broker`, one of the configuration's brokers.
+        init(_ configuration: MQTTConfiguration, broker: MQTTConfiguration.Broker) {
+            self.broker = "\(broker.host):\(broker.port)"
             tls = configuration.tls
         }
 

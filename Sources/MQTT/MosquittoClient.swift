@@ -14,10 +14,18 @@
 ///   ``MQTTConfiguration/ReconnectDelay/maximum``. Every failed attempt is a
 ///   ``MQTTEvent/connectionFailed(_:)`` event, including bad credentials and TLS failures, which
 ///   are retried too (the broker's configuration may be fixed while we wait).
-/// - Subscriptions are re-sent on every connect, before ``MQTTEvent/connected(_:)`` is delivered.
+/// - With several ``MQTTConfiguration/brokers``, each failed attempt or lost connection moves to
+///   the next (the backoff above still applies). While on any but the first, a throwaway
+///   connection checks the first at most every ``MQTTConfiguration/failbackInterval``; when it
+///   answers, the client publishes the will's message on the broker it is on (a clean DISCONNECT
+///   fires no will), disconnects cleanly (``MQTTEvent/disconnected(_:)`` with nil) and connects to
+///   the first. ``MQTTConnection/broker`` says where each connection is.
+/// - Subscriptions are re-sent on every connect, before ``MQTTEvent/connected(_:)`` is delivered;
+///   on a persistent MQTT 5 session they ask for retained messages only where the subscription is
+///   new, so a resumed session's queued messages are not followed by retained copies.
 /// - An MQTT 5 attempt refused with "unsupported protocol version", or closed by the broker
 ///   without any CONNACK (RabbitMQ before 3.13), is retried at once with 3.1.1, which is then kept
-///   for the life of the client once it connects.
+///   for that broker for the life of the client once it connects.
 /// - Nothing is queued while disconnected: ``publish(_:payload:qos:retain:properties:)`` throws
 ///   ``MQTTError/Code/noConnection``.
 /// - Releasing the client without ``disconnect()`` also disconnects cleanly, in the background.

@@ -44,19 +44,19 @@ extension MosquittoSession {
         }
         // Marking connected and reading the filters in one critical section pairs with
         // `subscribe`: each new filter is sent exactly once, either here or there.
-        let subscriptions = state.withLock { (state) -> [(filter: String, qos: MQTTQoS)] in
+        let (subscriptions, broker) = state.withLock { (state) -> ([(filter: String, qos: MQTTQoS)], MQTTConfiguration.Broker) in
             state.connected = true
             state.attempt.everConnected = true
-            return state.subscriptions
+            return (state.subscriptions, state.broker)
         }
         if let handle {
             for qos in MQTTQoS.allCases {
                 let filters = subscriptions.filter { $0.qos == qos }.map(\.filter)
                 // A failure here means the connection is already gone; the next connect re-sends.
-                if !filters.isEmpty { _ = sendSubscribe(handle, filters, qos: qos) }
+                if !filters.isEmpty { _ = sendSubscribe(handle, filters, qos: qos, version: version) }
             }
         }
-        let connection = MQTTConnection(protocolVersion: version, sessionPresent: flags & 1 != 0)
+        let connection = MQTTConnection(protocolVersion: version, sessionPresent: flags & 1 != 0, broker: broker)
         continuation.yield(.connected(connection))
     }
 
@@ -66,7 +66,7 @@ extension MosquittoSession {
             let wasConnected = state.connected
             state.connected = false
             if wasConnected { state.attempt.reported = true }
-            return (wasConnected, state.stopRequested)
+            return (wasConnected, state.stopRequested || state.leaving)
         }
         // Before CONNACK the network thread reports the failed attempt, with everything it knows.
         guard wasConnected else { return }

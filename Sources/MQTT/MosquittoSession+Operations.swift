@@ -54,7 +54,7 @@ extension MosquittoSession {
     func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
         if let bad = filters.first(where: { !isValidTopicFilter($0) }) { throw .invalidTopicFilter(bad) }
         guard !filters.isEmpty else { return }
-        let connected = state.withLock { (state) -> Bool in
+        let version = state.withLock { (state) -> MQTTProtocolVersion? in
             for filter in filters {
                 if let index = state.subscriptions.firstIndex(where: { $0.filter == filter }) {
                     state.subscriptions[index].qos = qos
@@ -62,32 +62,53 @@ extension MosquittoSession {
                     state.subscriptions.append((filter, qos))
                 }
             }
-            return state.connected
+            return state.connected ? state.version : nil
         }
         // Not connected: the connect callback sends them. Connected: the callback already ran
         // without these filters, so send them now.
-        guard connected, let handle else { return }
-        let rc = sendSubscribe(handle, filters, qos: qos)
+        guard let version, let handle else { return }
+        let rc = sendSubscribe(handle, filters, qos: qos, version: version)
         guard rc == MOSQ_ERR_SUCCESS.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
             throw MQTTError(mosquitto: rc, errno: 0, phase: .publishing, context: context)
         }
     }
 
     /// Sends one SUBSCRIBE for `filters`. Never call it while holding `state`'s lock.
-    func sendSubscribe(_ handle: OpaquePointer, _ filters: [String], qos: MQTTQoS) -> Int32 {
+    ///
+    /// With a persistent session on MQTT 5 it asks for retained messages only where the
+    /// subscription is new: the session already holds the rest, and the messages that arrived on
+    /// them while we were away are delivered in the order they arrived. A second copy of each
+    /// topic's retained message, sent after them in the broker's topic order, would re-apply an
+    /// older write last. MQTT 3.1.1 has no such option: there the broker re-sends them.
+    func sendSubscribe(_ handle: OpaquePointer, _ filters: [String], qos: MQTTQoS, version: MQTTProtocolVersion) -> Int32 {
         let strings = filters.map { strdup($0) }
         defer { strings.forEach { free($0) } }
+        let options = version == .v5 && !configuration.cleanSession ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) : 0
         return strings.withUnsafeBufferPointer { list in
-            mosquitto_subscribe_multiple(handle, nil, Int32(list.count), list.baseAddress, Int32(qos.rawValue), 0, nil)
+            mosquitto_subscribe_multiple(handle, nil, Int32(list.count), list.baseAddress, Int32(qos.rawValue), options,
+                                         nil)
         }
     }
 
     /// Applies everything but the connection itself; runs once, before the network thread exists.
     func configure(_ handle: OpaquePointer) throws(MQTTError) {
-        let configuration = configuration
+        try Self.prepare(handle, for: configuration, withWill: true)
+    }
+
+    /// Checks `configuration` and applies it to `handle`: options, credentials, TLS, and the will
+    /// when `withWill` (a failback check connects without one: its end must say nothing).
+    static func prepare(_ handle: OpaquePointer, for configuration: MQTTConfiguration,
+                        withWill: Bool) throws(MQTTError) {
         func invalid(_ reason: String) -> MQTTError { MQTTError(code: .invalidConfiguration, reason: reason) }
-        guard !configuration.host.isEmpty else { throw invalid("the broker host is empty") }
-        guard (1...65535).contains(configuration.port) else { throw invalid("port \(configuration.port) is not 1…65535") }
+        guard !configuration.brokers.isEmpty else { throw invalid("there is no broker to connect to") }
+        for broker in configuration.brokers {
+            guard !broker.host.isEmpty else { throw invalid("the broker host is empty") }
+            guard (1...65535).contains(broker.port) else { throw invalid("port \(broker.port) is not 1…65535") }
+        }
+        guard configuration.failbackInterval > .zero else { throw invalid("the failback interval must be positive") }
+        guard (Duration.zero...Duration.seconds(Int64(UInt32.max))).contains(configuration.sessionExpiry) else {
+            throw invalid("the session expiry must be 0…4294967295 s")
+        }
         guard configuration.keepAlive == 0 || (5...65535).contains(configuration.keepAlive) else {
             throw invalid("keep-alive \(configuration.keepAlive) s is neither 0 nor 5…65535")
         }
@@ -98,7 +119,7 @@ extension MosquittoSession {
         // The network thread drives the loop; other threads only queue packets.
         mosquitto_threaded_set(handle, true)
         mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
-        if let will = configuration.will {
+        if withWill, let will = configuration.will {
             guard isValidTopicName(will.topic) else { throw .invalidTopicName(will.topic) }
             let rc = will.payload.withUnsafeBytes { bytes in
                 mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos.rawValue),
@@ -112,7 +133,7 @@ extension MosquittoSession {
         if let tls = configuration.tls { try configureTLS(handle, tls) }
     }
 
-    private func configureTLS(_ handle: OpaquePointer, _ tls: MQTTConfiguration.TLS) throws(MQTTError) {
+    private static func configureTLS(_ handle: OpaquePointer, _ tls: MQTTConfiguration.TLS) throws(MQTTError) {
         let files = [("CA file", tls.caFile), ("CA directory", tls.caPath), ("client certificate", tls.certFile),
                      ("client key", tls.keyFile)]
         for case let (label, path?) in files where access(path, R_OK) != 0 {
@@ -129,7 +150,7 @@ extension MosquittoSession {
         try check(mosquitto_tls_insecure_set(handle, tls.insecure), doing: "setting TLS host name checking")
     }
 
-    private func check(_ rc: Int32, doing what: String) throws(MQTTError) {
+    private static func check(_ rc: Int32, doing what: String) throws(MQTTError) {
         guard rc != MOSQ_ERR_SUCCESS.rawValue else { return }
         let reason = "\(what) failed: \(String(cString: mosquitto_strerror(rc)))"
         throw MQTTError(code: what.contains("TLS") ? .tls : .invalidConfiguration, reason: reason)

@@ -11,7 +11,15 @@ import Glibc
 private let libraryInitialized: Int32 = mosquitto_lib_init()
 
 /// One libmosquitto handle and the network thread that drives it: connects, reconnects with
-/// backoff, falls back to MQTT 3.1.1, and turns callbacks into ``MQTTEvent``s.
+/// backoff, fails over along the configured brokers and back to the first, falls back to
+/// MQTT 3.1.1, and turns callbacks into ``MQTTEvent``s.
+///
+/// Why one handle for every broker, rather than one session per broker under a supervisor: the
+/// client id (and so the persistent session) is the same on every broker, and only one
+/// connection may be up at a time, which one handle gives for free. `mosquitto_connect_bind_v5`
+/// takes the host and port at each call, and the will, credentials and TLS settings stay on the
+/// handle across connects; that is why every broker shares them (the config refuses a list that
+/// mixes mqtt:// and mqtts://).
 ///
 /// Why our own thread instead of `mosquitto_loop_start`: in libmosquitto 2.0.11 that loop
 /// (1) never retries when the first `mosquitto_connect_async` fails before it starts, (2) retries
@@ -26,7 +34,6 @@ final class MosquittoSession: @unchecked Sendable {
     // threads only publish and subscribe, which libmosquitto allows with `mosquitto_threaded_set`.
     // All mutable Swift state is inside `state`, and no libmosquitto call is made while it is held.
     let configuration: MQTTConfiguration
-    let context: MQTTError.Context
     let events: AsyncStream<MQTTEvent>
     let continuation: AsyncStream<MQTTEvent>.Continuation
     let handle: OpaquePointer?
@@ -42,10 +49,19 @@ final class MosquittoSession: @unchecked Sendable {
         var stopRequested = false
         /// Set by tests: shut the socket down without DISCONNECT, like a crash.
         var dropRequested = false
-        /// The protocol of the current (or next) attempt; becomes 3.1.1 after a fallback.
+        /// The protocol of the current (or last) attempt.
         var version: MQTTProtocolVersion
-        /// The fallback came from an MQTT 5 CONNECT closed without a CONNACK (not from 0x84).
-        var fellBackUnanswered = false
+        /// Per broker, the protocol to try; becomes 3.1.1 for good after a fallback on that broker.
+        var versions: [MQTTProtocolVersion]
+        /// The brokers whose fallback came from an MQTT 5 CONNECT closed without a CONNACK (not
+        /// from 0x84).
+        var fellBackUnanswered: Set<Int> = []
+        /// The broker of the current (or last) attempt.
+        var broker: MQTTConfiguration.Broker
+        /// The same, for messages.
+        var context: MQTTError.Context
+        /// Set while the network thread leaves a broker for the first one: its DISCONNECT is ours.
+        var leaving = false
         /// True between a successful CONNACK and the loss of that connection.
         var connected = false
         var subscriptions: [(filter: String, qos: MQTTQoS)] = []
@@ -69,9 +85,11 @@ final class MosquittoSession: @unchecked Sendable {
     init(configuration: MQTTConfiguration) {
         _ = libraryInitialized
         self.configuration = configuration
-        context = MQTTError.Context(configuration)
         (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self, bufferingPolicy: .unbounded)
-        state = Locked(State(version: configuration.protocolVersion))
+        state = Locked(State(version: configuration.protocolVersion,
+                             versions: Array(repeating: configuration.protocolVersion, count: configuration.brokers.count),
+                             broker: configuration.brokers.first ?? .init(host: "", port: 0),
+                             context: MQTTError.Context(configuration)))
         let id = configuration.clientID
         handle = mosquitto_new(id.isEmpty ? nil : id, configuration.cleanSession, nil)
         creationErrno = errno
@@ -86,6 +104,10 @@ final class MosquittoSession: @unchecked Sendable {
         continuation.finish()
         if let handle { mosquitto_destroy(handle) }
     }
+
+    /// The broker of the current (or last) attempt, for messages. Never read it while holding
+    /// `state`'s lock.
+    var context: MQTTError.Context { state.withLock { $0.context } }
 
     static func from(_ raw: UnsafeMutableRawPointer?) -> MosquittoSession? {
         raw.map { Unmanaged<MosquittoSession>.fromOpaque($0).takeUnretainedValue() }
@@ -194,17 +216,23 @@ final class MosquittoSession: @unchecked Sendable {
 
         let minimum = configuration.reconnectDelay.minimum
         var delay = minimum
+        var rotation = BrokerRotation(count: configuration.brokers.count, failbackInterval: configuration.failbackInterval)
         while !state.withLock({ $0.stopRequested }) {
-            switch runAttempt() {
+            switch runAttempt(&rotation) {
             case .stopped:
                 break
             case .fallback:
                 continue
+            case .failedBack:
+                // Left a working broker for the first, which just answered a check: at once.
+                delay = minimum
             case .lost:
+                rotation.advance()
                 delay = minimum
                 pause(delay)
                 delay = min(delay * 2, configuration.reconnectDelay.maximum)
             case .failed:
+                rotation.advance()
                 pause(delay)
                 delay = min(delay * 2, configuration.reconnectDelay.maximum)
             }
@@ -224,12 +252,17 @@ final class MosquittoSession: @unchecked Sendable {
         _ = wake.wait(timeout: .now() + delay.dispatchInterval)
     }
 
-    private enum Outcome { case stopped, fallback, lost, failed }
+    private enum Outcome { case stopped, fallback, failedBack, lost, failed }
 
-    private func runAttempt() -> Outcome {
+    private func runAttempt(_ rotation: inout BrokerRotation) -> Outcome {
         guard let handle else { return .stopped }
+        let index = rotation.current
+        let broker = configuration.brokers[index]
         let version = state.withLock { (state) -> MQTTProtocolVersion in
             state.attempt = Attempt()
+            state.version = state.versions[index]
+            state.broker = broker
+            state.context = MQTTError.Context(configuration, broker: broker)
             return state.version
         }
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION,
@@ -242,20 +275,23 @@ final class MosquittoSession: @unchecked Sendable {
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
         if version == .v5, !configuration.cleanSession {
-            // MQTT 5 ends a session with its connection unless CONNECT gives it an expiry; keep it
-            // as long as the broker allows, as 3.1.1's clean-session flag did.
-            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+            // MQTT 5 ends a session with its connection unless CONNECT gives it an expiry.
+            let seconds = configuration.sessionExpiry.components.seconds
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue),
+                                         UInt32(clamping: seconds))
         }
-        var rc = mosquitto_connect_bind_v5(handle, configuration.host, Int32(configuration.port),
+        var rc = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port),
                                            Int32(configuration.keepAlive), nil, properties)
         var failure = (rc: rc, errno: errno)
         let reachedBroker = rc == MOSQ_ERR_SUCCESS.rawValue
+        var failedBack = false
         if reachedBroker {
-            failure = pump(handle)
+            (failure, failedBack) = pump(handle, rotation: &rotation)
             rc = failure.rc
         }
         let attempt = state.withLock { (state) -> Attempt in
             state.connected = false
+            state.leaving = false
             // RabbitMQ before 3.13 cannot parse an MQTT 5 CONNECT and closes the socket without a
             // CONNACK, where a 3.1.1 broker would refuse with 0x84. Try 3.1.1 next; should that
             // be closed unanswered too, the protocol was not the cause: go back to MQTT 5.
@@ -264,18 +300,19 @@ final class MosquittoSession: @unchecked Sendable {
                 && (state.attempt.disconnect?.rc ?? rc) == MOSQ_ERR_CONN_LOST.rawValue
             if unanswered, state.version == .v5 {
                 state.attempt.fallbackToV311 = true
-                state.fellBackUnanswered = true
-            } else if unanswered, state.fellBackUnanswered {
-                state.version = configuration.protocolVersion
-                state.fellBackUnanswered = false
+                state.fellBackUnanswered.insert(index)
+            } else if unanswered, state.fellBackUnanswered.contains(index) {
+                state.versions[index] = configuration.protocolVersion
+                state.fellBackUnanswered.remove(index)
             } else if state.attempt.everConnected {
-                state.fellBackUnanswered = false
+                state.fellBackUnanswered.remove(index)
             }
-            if state.attempt.fallbackToV311 { state.version = .v311 }
+            if state.attempt.fallbackToV311 { state.versions[index] = .v311 }
             return state.attempt
         }
         if state.withLock({ $0.stopRequested }) { return .stopped }
         if attempt.fallbackToV311 { return .fallback }
+        if failedBack { return .failedBack }
         let cause = attempt.disconnect ?? failure
         if !attempt.reported {
             let phase: MQTTError.Phase = attempt.everConnected ? .connected : .connecting
@@ -286,42 +323,81 @@ final class MosquittoSession: @unchecked Sendable {
         return attempt.everConnected ? .lost : .failed
     }
 
-    /// Runs `mosquitto_loop` until the connection ends; returns its last code and errno.
-    private func pump(_ handle: OpaquePointer) -> (rc: Int32, errno: Int32) {
+    /// Runs `mosquitto_loop` until the connection ends; returns its last code and errno, and
+    /// whether it ended because the first broker answered a failback check.
+    private func pump(_ handle: OpaquePointer,
+                      rotation: inout BrokerRotation) -> (result: (rc: Int32, errno: Int32), failedBack: Bool) {
         // 200 ms bounds how long a stop or drop request waits; publishes wake the loop at once
         // through libmosquitto's internal socket pair.
         let turn: Int32 = 200
         var stopDeadline: ContinuousClock.Instant?
+        var wasConnected = false
+        var probe: FailbackProbe?
+        var failedBack = false
         while true {
-            let (stop, drop) = state.withLock { (state) -> (Bool, Bool) in
+            let (stop, drop, connected) = state.withLock { (state) -> (Bool, Bool, Bool) in
                 defer { state.dropRequested = false }
-                return (state.stopRequested, state.dropRequested)
+                return (state.stopRequested, state.dropRequested, state.connected)
             }
+            let now = ContinuousClock.now
+            if connected, !wasConnected { rotation.connected(at: now) }
+            wasConnected = connected
             if stop, stopDeadline == nil {
-                // Writes what is still queued first (a final "offline", the messages that clear
-                // a device): libmosquitto marks the connection closed in mosquitto_disconnect
-                // and drops packets not yet written (seen: 2 of 25 publishes reached the broker).
-                let flushDeadline = ContinuousClock.now + .milliseconds(500)
-                while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline {
-                    if mosquitto_loop(handle, 50, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
-                }
-                // Then DISCONNECT, so the broker drops the will; when not connected it just marks
-                // us disconnected. mosquitto_disconnect only queues it, and mosquitto_loop returns
-                // at once for a connection marked closed, so write it here: a socket closed with
-                // DISCONNECT unsent is reset, and the broker may lose what it had not yet read.
-                if mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
-                    while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline + .milliseconds(500) {
-                        if mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
-                    }
-                }
+                sayGoodbye(handle, publishingWill: false)
                 stopDeadline = .now + .milliseconds(500)
+            } else if connected, stopDeadline == nil {
+                if probe == nil, rotation.failbackDue(at: now) {
+                    rotation.checkedFirst(at: now)
+                    probe = FailbackProbe.start(configuration, version: state.withLock { $0.versions[0] })
+                }
+                switch probe?.outcome {
+                case true?:
+                    // The first broker answers: leave this one cleanly, saying we are gone (a clean
+                    // DISCONNECT does not fire the will), so its retained status is not left `online`.
+                    probe = nil
+                    state.withLock { $0.leaving = true }
+                    sayGoodbye(handle, publishingWill: true)
+                    rotation.failBack()
+                    failedBack = true
+                    stopDeadline = .now + .milliseconds(500)
+                case false?: probe = nil
+                case nil: break
+                }
             }
             if drop { shutdown(mosquitto_socket(handle), Int32(SHUT_RDWR)) }
             errno = 0
             let rc = mosquitto_loop(handle, turn, 1)
             let error = errno
-            if rc != MOSQ_ERR_SUCCESS.rawValue { return (rc, error) }
-            if let stopDeadline, .now > stopDeadline { return (rc, error) }
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return ((rc, error), failedBack) }
+            if let stopDeadline, .now > stopDeadline { return ((rc, error), failedBack) }
+        }
+    }
+
+    /// Writes what is still queued, the will too when `publishingWill`, then a DISCONNECT.
+    private func sayGoodbye(_ handle: OpaquePointer, publishingWill: Bool) {
+        if publishingWill, let will = configuration.will {
+            // QoS 0 whatever the will's: TCP delivers it before the DISCONNECT written after it,
+            // while a QoS 1 copy would stay unacknowledged in a persistent session's queue and be
+            // sent again, late, to the next broker.
+            _ = will.payload.withUnsafeBytes { bytes in
+                mosquitto_publish(handle, nil, will.topic, Int32(bytes.count), bytes.baseAddress, 0, will.retain)
+            }
+        }
+        // Writes what is still queued first (a final "offline", the messages that clear a
+        // device): libmosquitto marks the connection closed in mosquitto_disconnect and drops
+        // packets not yet written (seen: 2 of 25 publishes reached the broker).
+        let flushDeadline = ContinuousClock.now + .milliseconds(500)
+        while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline {
+            if mosquitto_loop(handle, 50, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+        }
+        // Then DISCONNECT, so the broker drops the will; when not connected it just marks us
+        // disconnected. mosquitto_disconnect only queues it, and mosquitto_loop returns at once
+        // for a connection marked closed, so write it here: a socket closed with DISCONNECT
+        // unsent is reset, and the broker may lose what it had not yet read.
+        if mosquitto_disconnect(handle) == MOSQ_ERR_SUCCESS.rawValue {
+            while mosquitto_want_write(handle), ContinuousClock.now < flushDeadline + .milliseconds(500) {
+                if mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+            }
         }
     }
 }

@@ -126,9 +126,10 @@ struct RabbitMQInteropTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await retained(broker, filter: p + "/status").map(\.payloadString) == ["offline"])
 
-        // Desired config written while the agent is away is retained on the broker. RabbitMQ hands
-        // it over at the reconnect only on the agent's exact subscription, P/config/set: a bulk
-        // set is applied, a per-key one (P/config/+/set) stays there unapplied.
+        // Desired config written while the agent is away: the persistent session (a durable queue)
+        // keeps both writes, applied at the reconnect in write order and then cleared. The retained
+        // copy RabbitMQ sends the exact P/config/set at the resubscribe is cleared, not applied
+        // twice: the session brought it already.
         try observer.publish(p + "/config/angle_unit/set", "mm_per_m", retain: true)
         try observer.publish(p + "/config/set", #"{"heartbeat_s": 40}"#, retain: true)
         try await Task.sleep(for: .milliseconds(300))
@@ -137,15 +138,15 @@ struct RabbitMQInteropTests {
         let again = try AgentProcess(brokerURL: broker.url, deviceID: agent.deviceID, arguments: ["--sim-roll", "1"],
                                      stateDirectory: agent.stateDirectory)
         #expect(await again.waitForLog("connected to the broker (MQTT 3.1.1)", timeout: 30), "\(again.stderr)")
-        let bulk = await observer.waitFor(p + "/config", after: restart, timeout: 15) { json($0)?["heartbeat_s"] as? Double == 40 }
-        #expect(bulk.flatMap(json)?["angle_unit"] as? String == "percent", "persisted across the restart, per-key not applied")
-        await observer.waitFor(p + "/state", after: restart)
-        try await Task.sleep(for: .seconds(2))
-        #expect(observer.events("config_applied", prefix: p).count == appliedBefore + 1,
-                "only the bulk set; if the per-key one came too, RabbitMQ now delivers retained messages to wildcard subscriptions: update the README")
-        #expect(try await retained(broker, filter: p + "/config/angle_unit/set").map(\.payloadString) == ["mm_per_m"])
-        #expect(try await retained(broker, filter: p + "/config/set").isEmpty, "the applied bulk set is cleared")
-        try observer.publish(p + "/config/angle_unit/set", "", retain: true)
+        #expect(again.stderr.contains("session resumed"), "\(again.stderr)")
+        let reported = try #require(await observer.waitFor(p + "/config", after: restart).flatMap(json))
+        #expect(reported["angle_unit"] as? String == "percent", "the settings persisted across the restart")
+        await observer.waitForJSON(p + "/config") { $0["angle_unit"] as? String == "mm_per_m" && $0["heartbeat_s"] as? Double == 40 }
+        try await Task.sleep(for: .seconds(1))
+        #expect(observer.events("config_applied", prefix: p).count == appliedBefore + 2,
+                "the writes made while away are applied once each, from the session's queue")
+        #expect(try await retained(broker, filter: p + "/config/angle_unit/set").isEmpty, "and cleared")
+        #expect(try await retained(broker, filter: p + "/config/set").isEmpty, "and cleared")
 
         // A clean stop: `offline` published by the agent itself.
         let stopping = observer.messages.count

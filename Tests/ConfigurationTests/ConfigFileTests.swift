@@ -12,6 +12,8 @@ struct ConfigFileTests {
         mqtt:
           host: broker.lan
           port: 8884
+          failback_s: 30
+          session_expiry_s: 3600
           client_id: lathe-client
           keepalive: 30
           username: plumb
@@ -60,6 +62,8 @@ struct ConfigFileTests {
         #expect(config.device.configurationURL == "https://lathe-3.lan/")
         #expect(config.service.requestsPerSecond == 500 && config.service.burst == 20)
         #expect(config.mqtt.port == 8884)
+        #expect(config.mqtt.failbackSeconds == 30)
+        #expect(config.mqtt.sessionExpirySeconds == 3600)
         #expect(config.mqtt.clientID == "lathe-client")
         #expect(config.mqtt.keepalive == 30)
         #expect(config.mqtt.username == "plumb")

@@ -19,7 +19,8 @@ struct ExampleConfigTests {
     @Test("Every key is documented in the example, uncommented or commented")
     func everyKeyIsDocumented() throws {
         let text = try String(contentsOfFile: Self.examplePath, encoding: .utf8)
-        let keys = ["mqtt", "url", "host", "port", "client_id", "keepalive", "username", "password_file", "tls",
+        let keys = ["mqtt", "url", "host", "port", "brokers", "failback_s", "session_expiry_s", "client_id",
+                    "keepalive", "username", "password_file", "tls",
                     "ca_file", "cert_file", "key_file", "insecure", "base_topic", "discovery_prefix", "discovery",
                     "device", "id", "name", "sensor", "kind", "bus", "address", "range", "sample_rate_hz",
                     "state_dir", "log_level", "level", "vibration"]
@@ -30,7 +31,7 @@ struct ExampleConfigTests {
         }
     }
 
-    @Test("Uncommenting every commented key gives a valid file (minus the url/host choice)")
+    @Test("Uncommenting every commented key gives a valid file (minus the url/host/brokers choice)")
     func commentedExamplesAreValid() throws {
         let text = try String(contentsOfFile: Self.examplePath, encoding: .utf8)
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
@@ -40,7 +41,7 @@ struct ExampleConfigTests {
             else { return String(line) }
             return String(line[..<hash]) + String(line[line.index(after: hash)...])
         }
-        .filter { !$0.hasPrefix("  url:") }
+        .filter { !$0.hasPrefix("  url:") && !$0.hasPrefix("  brokers:") }
         .joined(separator: "\n")
         let config = try parse(uncommented)
         #expect(config.mqtt.username == "plumb")

@@ -31,7 +31,7 @@ struct VocabularyTests {
     @Test func healthKeysKeepTheirWireNames() {
         #expect(HealthKey.allCases.map(\.rawValue) == [
             "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "reconnects", "queued_events",
-            "dropped_events", "analysis_windows", "version",
+            "dropped_events", "analysis_windows", "version", "broker",
         ])
     }
 

@@ -13,7 +13,8 @@ struct PublishSubscribeTests {
         let events = EventCollector(client)
         try client.start()
         let connection = try #require(await events.connected())
-        #expect(connection == MQTTConnection(protocolVersion: .v5, sessionPresent: false))
+        #expect(connection == MQTTConnection(protocolVersion: .v5, sessionPresent: false,
+                                             broker: .init(host: broker.host, port: broker.port)))
 
         let base = uniqueTopic("state")
         let live = try await MosquittoClients.startSubscriber(port: broker.port, topic: "\(base)/#", count: 2)

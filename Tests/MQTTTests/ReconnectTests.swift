@@ -63,7 +63,8 @@ struct ReconnectTests {
             let events = EventCollector(client)
             try client.subscribe([uniqueTopic("session")], qos: .atLeastOnce)
             try client.start()
-            #expect(await events.connected() == MQTTConnection(protocolVersion: version, sessionPresent: expected))
+            #expect(await events.connected() == MQTTConnection(protocolVersion: version, sessionPresent: expected,
+                                                               broker: .init(host: broker.host, port: broker.port)))
             await client.disconnect()
         }
     }

@@ -27,9 +27,11 @@ final class AgentProcess: Sendable {
 
     /// Starts the agent on the simulated sensor.
     /// - Parameters:
-    ///   - yaml: the config file's contents (a broker URL, device id and state dir are passed as flags).
+    ///   - brokerURL: passed as `--broker`, which replaces the file's brokers; nil leaves them to
+    ///     the file (`mqtt.brokers`).
+    ///   - yaml: the config file's contents (the device id and state dir are passed as flags).
     ///   - stateDirectory: reuse one to test persistence across restarts.
-    init(brokerURL: String, deviceID: String = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36),
+    init(brokerURL: String?, deviceID: String = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36),
          yaml: String = "", arguments: [String] = [], stateDirectory: String? = nil,
          environment: [String: String] = [:]) throws {
         self.deviceID = deviceID
@@ -41,8 +43,8 @@ final class AgentProcess: Sendable {
         try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = Self.binary
-        process.arguments = ["run", "--config", configPath, "--sensor", "sim", "--broker", brokerURL,
-                             "--device-id", deviceID, "--state-dir", self.stateDirectory] + arguments
+        process.arguments = ["run", "--config", configPath, "--sensor", "sim"] + (brokerURL.map { ["--broker", $0] } ?? [])
+            + ["--device-id", deviceID, "--state-dir", self.stateDirectory] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
