@@ -16,7 +16,7 @@ struct FleetCommand: Subcommand {
     static let usage = "plumb fleet [--broker mqtt://HOST:PORT | mqtts://HOST:PORT] [--base-topic TOPIC] [--config FILE]"
         + " [--json] [--watch]"
     static let specs: [OptionSpec] = [
-        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url."),
+        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url, or the whole mqtt.brokers list."),
         .value("--base-topic", "TOPIC", "List the devices under TOPIC, at any depth (default: mqtt.base_topic, plumb)."),
         .value("--config", "FILE", "Config file with the broker, credentials and TLS, as for plumb run"
             + " (default \(AgentConfiguration.defaultPath) when present)."),

@@ -20,7 +20,7 @@ struct ForgetCommand: Subcommand {
         .value("--device-id", "ID", "The device to forget (its topics are <base_topic>/<ID>/…). Required."),
         .value("--config", "FILE", "Config file with the broker, credentials, base_topic and discovery_prefix"
             + " (default \(AgentConfiguration.defaultPath) when present)."),
-        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url."),
+        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url, or the whole mqtt.brokers list."),
         .value("--wait", "SECONDS", "How long to gather the retained messages after connecting (default 1)."),
         .flag("--force", "Clear even when the device says it is online (its agent would publish again)."),
     ]

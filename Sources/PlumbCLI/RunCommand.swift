@@ -18,7 +18,7 @@ struct RunCommand: Subcommand {
     static let specs: [OptionSpec] = [
         .value("--config", "FILE", "Config file (default \(AgentConfiguration.defaultPath); defaults apply when it is absent)."),
         .value("--sensor", "KIND", "adxl345 or sim: overrides sensor.kind."),
-        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url."),
+        .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url, or the whole mqtt.brokers list."),
         .value("--device-id", "ID", "Overrides device.id ([a-z0-9_-]); topics are <base_topic>/<id>/…"),
         .value("--state-dir", "DIR", "Overrides state_dir, where settings and the zero persist."),
         // Before the simulation flags, where the help has always listed it.
