@@ -19,7 +19,7 @@ let service: RulerServiceName = {
 }()
 
 /// The readings a request may meet: none, flat, slightly and steeply tilted, on its side (the
-/// rise over a span is then unbounded), upside down, moving, stale, and in inches. Which one is
+/// steepest tilt), upside down, moving, stale, and in each length unit. Which one is
 /// chosen from the payload's bytes, so a saved input replays exactly.
 let readings: [CurrentReading?] = [
     nil,
