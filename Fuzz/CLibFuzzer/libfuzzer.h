@@ -1,6 +1,6 @@
-// libFuzzer's driver entry point, from the compiler-rt library that `-sanitize=fuzzer` links
-// (compiler-rt/include/fuzzer/FuzzedDataProvider.h's sibling, FuzzerInterface.h). Declared here
-// because the toolchain ships the library but not the header.
+// libFuzzer's driver, in the compiler-rt library that `-sanitize=fuzzer` links (defined in its
+// FuzzerDriver.cpp). Declared here because the toolchain installs no header for it (only
+// fuzzer/FuzzedDataProvider.h).
 #include <stddef.h>
 #include <stdint.h>
 
