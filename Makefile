@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop bench deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop fuzz fuzz-merge bench deb test-deb check-deploy test-fresh clean help
 
 all: build
 
@@ -19,6 +19,8 @@ help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
 	@echo "make test-interop  install RabbitMQ (Debian's, MQTT 3.1.1) and run the agent's interoperability test against it"
+	@echo "make fuzz   build the libFuzzer targets (ASan, .build/fuzz) and run each for 10^6 inputs (FUZZ_RUNS=N)"
+	@echo "make fuzz-merge  the same, then add the inputs that reach new coverage to Fuzz/Corpus"
 	@echo "make bench  build a release and print the benchmark figures"
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
@@ -47,6 +49,15 @@ test: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	FUZZ_RUNS=10000 SWIFT=$(SWIFT) ./scripts/fuzz.sh
+
+# The fuzz targets (README, Fuzzing): built apart in .build/fuzz, each run on a working copy of
+# its corpus; fuzz-merge also grows the repository's corpus (Fuzz/Corpus) with the new finds.
+fuzz: deps toolchain
+	SWIFT=$(SWIFT) ./scripts/fuzz.sh
+
+fuzz-merge: deps toolchain
+	SWIFT=$(SWIFT) ./scripts/fuzz.sh --merge
 
 # The agent against RabbitMQ's MQTT plugin (README, 'Brokers other than mosquitto'): installs
 # rabbitmq-server when missing, then runs only the interoperability suite. `make test` skips that

@@ -146,6 +146,24 @@ let package = Package(
     ]
 )
 
+// MARK: Fuzz targets (issue 12), only for scripts/fuzz.sh
+// Declared only when PLUMB_FUZZ=1, which scripts/fuzz.sh sets along with its own scratch path
+// (.build/fuzz) and the libFuzzer and ASan flags: the normal build and its cache never see them.
+if Context.environment["PLUMB_FUZZ"] == "1" {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzConfigJSON", dependencies: ["FuzzSupport", "Settings"], path: "Fuzz/ConfigJSON"),
+        .executableTarget(name: "FuzzConfigKey", dependencies: ["FuzzSupport", "Settings"], path: "Fuzz/ConfigKey"),
+        .executableTarget(name: "FuzzYAML", dependencies: ["Configuration", "FuzzSupport"], path: "Fuzz/YAML"),
+        .executableTarget(name: "FuzzRulerService", dependencies: [
+            "Contract", "FuzzSupport", "PlumbDomain", "RulerService",
+        ], path: "Fuzz/RulerService"),
+        .executableTarget(name: "FuzzLength", dependencies: ["FuzzSupport", "Ruler"], path: "Fuzz/Length"),
+        .executableTarget(name: "FuzzAngle", dependencies: ["FuzzSupport", "PlumbDomain"], path: "Fuzz/Angle"),
+    ]
+}
+
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -114,7 +114,7 @@ enum YAMLReader {
 
 /// Turns the event stream into a tree, one event at a time.
 private struct TreeBuilder {
-    private enum Frame {
+    fileprivate enum Frame {
         case mapping(entries: [YAMLEntry], mark: YAMLMark, pendingKey: YAMLScalar?)
         case sequence(items: [YAMLNode], mark: YAMLMark)
     }
@@ -141,8 +141,10 @@ private struct TreeBuilder {
                     "a second YAML document starts here; a config file holds one document (remove the extra `---`).")
             }
         case YAML_MAPPING_START_EVENT:
+            try checkDepth(at: mark)
             stack.append(.mapping(entries: [], mark: mark, pendingKey: nil))
         case YAML_SEQUENCE_START_EVENT:
+            try checkDepth(at: mark)
             stack.append(.sequence(items: [], mark: mark))
         case YAML_MAPPING_END_EVENT:
             guard case .mapping(let entries, let start, _) = stack.popLast() else { break }
@@ -159,6 +161,19 @@ private struct TreeBuilder {
             break  // stream start, document end
         }
         return false
+    }
+
+    /// The deepest nesting read. A config file nests three or four levels (`mqtt:`, `tls:`, a key);
+    /// libyaml's time grows faster than the square of the depth (60,000 `[` take 3 s, 200,000 a
+    /// minute, and a file may have 1 MiB; found while fuzzing), so reading stops well before.
+    static let maximumDepth = 32
+
+    private func checkDepth(at mark: YAMLMark) throws(ConfigurationError) {
+        guard stack.count < Self.maximumDepth else {
+            throw ConfigurationError(code: .syntax, source: source, mark: mark, reason:
+                "the YAML nests more than \(Self.maximumDepth) levels deep here; a config file needs three or four"
+                + " (a section such as mqtt, a subsection such as tls, a value): check the brackets and the indentation.")
+        }
     }
 
     private func scalar(_ event: yaml_event_t, mark: YAMLMark) throws(ConfigurationError) -> YAMLScalar {
@@ -180,24 +195,37 @@ private struct TreeBuilder {
     }
 
     private mutating func attach(_ node: YAMLNode) throws(ConfigurationError) {
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return
         }
-        switch top {
+        // In place: a frame popped and pushed back would copy its whole list at every append
+        // (10,000 items of `[1,1,…]` took 5 s under ASan, and a file may have 1 MiB; found while fuzzing).
+        try stack[stack.count - 1].add(node, source: source)
+    }
+}
+
+extension TreeBuilder.Frame {
+    /// Adds `node`: an item of a sequence, a mapping's pending key, or its value.
+    mutating func add(_ node: YAMLNode, source: String) throws(ConfigurationError) {
+        switch self {
         case .sequence(var items, let mark):
+            // Leaving a placeholder first makes `items` the array's only reference, so the
+            // append does not copy it.
+            self = .sequence(items: [], mark: mark)
             items.append(node)
-            stack.append(.sequence(items: items, mark: mark))
+            self = .sequence(items: items, mark: mark)
         case .mapping(var entries, let mark, let pendingKey):
+            self = .mapping(entries: [], mark: mark, pendingKey: nil)
             if let key = pendingKey {
                 entries.append(YAMLEntry(key: key, value: node))
-                stack.append(.mapping(entries: entries, mark: mark, pendingKey: nil))
+                self = .mapping(entries: entries, mark: mark, pendingKey: nil)
             } else {
                 guard case .scalar(let key) = node else {
                     throw ConfigurationError(code: .syntax, source: source, mark: node.mark, reason:
                         "a key must be a plain name, not \(node.kindDescription).")
                 }
-                stack.append(.mapping(entries: entries, mark: mark, pendingKey: key))
+                self = .mapping(entries: entries, mark: mark, pendingKey: key)
             }
         }
     }
