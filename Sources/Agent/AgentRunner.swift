@@ -38,6 +38,7 @@ public struct AgentRunner: Sendable {
     /// Runs until SIGTERM or SIGINT; returns the exit status. Never throws: every failure is a
     /// message and a status.
     public func run() async -> Int32 {
+        HeapTuning.apply()
         let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
         let store = StateStore(directory: configuration.stateDirectory)
         let defaults = configuration.level
@@ -170,10 +171,23 @@ extension AgentRunner {
 
     /// The client's configuration: the connection from the file (MQTT can never change it), a
     /// last will of `offline` retained on `P/status`, MQTT 5 with a fallback to 3.1.1.
+    ///
+    /// Incoming payloads are bounded for memory under a flood: cut past the largest any handler
+    /// reads (a config message's 64 KiB; what is cut is refused as too large, quoting the length
+    /// as sent), and MQTT 5 asks the broker for no packet over ``maximumPacketSize``.
     static func mqttConfiguration(_ configuration: AgentConfiguration, topics: Topics) -> MQTTConfiguration {
-        brokerConnection(configuration, clientID: configuration.mqtt.clientID,
-                         will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce, retain: true))
+        var connection = brokerConnection(configuration, clientID: configuration.mqtt.clientID,
+                                          will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce,
+                                                         retain: true))
+        connection.maximumIncomingPayload = LiveSettings.maximumPayloadBytes
+        connection.maximumPacketSize = maximumPacketSize
+        return connection
     }
+
+    /// The largest MQTT 5 packet the broker may send the agent: a request up to this size is still
+    /// answered `too_large`, a larger one never reaches it (the broker drops it). It bounds what
+    /// libmosquitto allocates for one message, which it does before the payload can be cut.
+    public static let maximumPacketSize = 1024 * 1024
 
     /// The connection the config file describes (broker, TLS, credentials), under `clientID`.
     /// Used by the agent, and by commands that talk to the broker on its behalf (`plumb forget`).

@@ -72,6 +72,16 @@ public final class RequestService: Sendable {
             log.warning("ignored a retained \(service) request; publish requests without the retain flag.")
             return
         }
+        if message.payloadLength > message.payload.count {
+            // Cut at receipt: refused at once, as the handler would, with the length as sent.
+            let tooLarge = ServiceReply.failure(.tooLarge, "the request is \(message.payloadLength) bytes; the limit is"
+                + " \(RulerRequestHandler.maximumPayloadBytes) (16 KiB): send a smaller request.", transaction: nil)
+            admission.withLock { state in
+                guard !state.stopped else { return }
+                reply(tooLarge, to: message, service: service)
+            }
+            return
+        }
         let now = clock()
         let admitted = admission.withLock { (state) -> Bool in
             guard !state.stopped, state.pending < Self.queueCapacity, state.bucket.take(at: now) else { return false }

@@ -27,6 +27,14 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     public var protocolVersion: MQTTProtocolVersion
     /// Backoff between connection attempts.
     public var reconnectDelay: ReconnectDelay
+    /// The largest packet the broker may send us, bytes, announced in an MQTT 5 CONNECT (the
+    /// broker drops larger messages for this client); nil announces none. It bounds what
+    /// libmosquitto allocates for one incoming message. 3.1.1 has no such announcement.
+    public var maximumPacketSize: Int?
+    /// Incoming payloads longer than this are cut to this many bytes plus one at receipt, so a
+    /// flood of large messages waiting for the receiver holds at most this much each; the
+    /// ``MQTTMessage/payloadLength`` keeps the length as sent. nil keeps every payload whole.
+    public var maximumIncomingPayload: Int?
 
     /// TLS settings. Peer verification is on unless turned off explicitly.
     public struct TLS: Sendable, Equatable {
@@ -72,7 +80,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     public init(host: String = "127.0.0.1", port: Int? = nil, clientID: String, keepAlive: Int = 30,
                 cleanSession: Bool = true, username: String? = nil, password: String? = nil, will: MQTTWill? = nil,
                 tls: TLS? = nil, protocolVersion: MQTTProtocolVersion = .v5,
-                reconnectDelay: ReconnectDelay = ReconnectDelay()) {
+                reconnectDelay: ReconnectDelay = ReconnectDelay(), maximumPacketSize: Int? = nil,
+                maximumIncomingPayload: Int? = nil) {
         self.host = host
         self.port = port ?? (tls == nil ? 1883 : 8883)
         self.clientID = clientID
@@ -84,6 +93,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
         self.tls = tls
         self.protocolVersion = protocolVersion
         self.reconnectDelay = reconnectDelay
+        self.maximumPacketSize = maximumPacketSize
+        self.maximumIncomingPayload = maximumIncomingPayload
     }
 
     /// A configuration for `mqtt://host[:port]` or `mqtts://host[:port]` (TLS with the system CA
