@@ -93,10 +93,14 @@ public struct AgentRunner: Sendable {
         }
         let requestTask = Task { await requests.run() }
         let tickTask = Task {
+            var ticks = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 await core.tick()
                 notifier.watchdog()
+                ticks += 1
+                // What a burst of hostile or large messages freed goes back to the kernel.
+                if ticks % HeapTuning.trimIntervalTicks == 0 { HeapTuning.trim() }
             }
         }
         notifier.ready()

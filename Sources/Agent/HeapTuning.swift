@@ -9,6 +9,12 @@ import CMalloc
 /// the run settled. A fixed threshold keeps each block over 128 KiB in a mapping of its own,
 /// returned to the kernel when freed.
 enum HeapTuning {
+    /// Seconds between the agent's trims (one a tick).
+    static let trimIntervalTicks = 10
+    /// A reply at least this large is followed by a trim: a 10,000-tick ruler builds a tree of
+    /// several megabytes, which would otherwise stay resident.
+    static let largeReplyBytes = 64 * 1024
+
     /// glibc's default starting threshold, made fixed.
     static let mmapThreshold: Int32 = 128 * 1024
 

@@ -20,6 +20,8 @@ enum ChaosEnvironment {
     static var messages: Int { integer("CHAOS_MESSAGES", default: 10_000) }
     /// `CHAOS_RATE`: messages a second.
     static var rate: Double { double("CHAOS_RATE", default: 80) }
+    /// `CHAOS_FLOOD`: messages sent as fast as the client can after the paced ones.
+    static var flood: Int { integer("CHAOS_FLOOD", default: 1000) }
     /// `CHAOS_SEED`: the generator's seed; the same seed sends the same messages.
     static var seed: UInt64 { environment["CHAOS_SEED"].flatMap { UInt64($0) } ?? 12 }
     /// `SOAK_SECONDS`: the soak's length.
@@ -103,13 +105,16 @@ final class ProcessWatcher: @unchecked Sendable {
     var maximumResident: Int { all.map(\.residentBytes).max() ?? 0 }
 }
 
-/// Formats bytes as MB with one decimal (10⁶ bytes, as `/proc` figures are usually quoted).
+/// A megabyte as `plumb-bench` counts it (1024 KiB, /proc's kB / 1024), so figures compare.
+let megabyte = 1024 * 1024
+
+/// Formats bytes as MB with one decimal.
 func megabytes(_ bytes: Int) -> String {
-    String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    String(format: "%.1f MB", Double(bytes) / Double(megabyte))
 }
 
 func signedMegabytes(_ bytes: Int) -> String {
-    String(format: "%+.2f MB", Double(bytes) / 1_000_000)
+    String(format: "%+.2f MB", Double(bytes) / Double(megabyte))
 }
 
 /// One scenario's checks, printed as one summary line: `CHAOS <scenario>: PASS|FAIL figures;
@@ -139,20 +144,20 @@ struct ScenarioReport {
         return text
     }
 
-    /// Prints the line on stdout and appends it to `CHAOS_SUMMARY` (a file `make chaos` shows
-    /// at the end, since `swift test` interleaves test output).
-    func print() {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        if let path = ChaosEnvironment.environment["CHAOS_SUMMARY"],
-           let handle = FileHandle(forWritingAtPath: path) ?? {
-               _ = FileManager.default.createFile(atPath: path, contents: nil)
-               return FileHandle(forWritingAtPath: path)
-           }() {
-            handle.seekToEndOfFile()
-            handle.write(Data((line + "\n").utf8))
-            try? handle.close()
-        }
-    }
+    /// Prints the line (``printSummaryLine(_:)``).
+    func print() { printSummaryLine(line) }
+}
+
+/// Prints `line` on stdout and appends it to the file `CHAOS_SUMMARY` names, if any: `make
+/// chaos` and `make soak` show that file at the end, since `swift test` interleaves its output.
+func printSummaryLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    guard let path = ChaosEnvironment.environment["CHAOS_SUMMARY"] else { return }
+    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+    guard let handle = FileHandle(forWritingAtPath: path) else { return }
+    handle.seekToEndOfFile()
+    handle.write(Data((line + "\n").utf8))
+    try? handle.close()
 }
 
 /// The agent's stderr, checked line by line: every line is one the agent wrote, with its

@@ -251,9 +251,9 @@ struct HostileTraffic {
         return HostileMessage(topic: "homeassistant/status", payload: Array(payload.utf8), kind: .homeAssistantStatus)
     }
 
-    /// 256 KiB to 1 MiB on a config, config key, request or command topic: over every limit.
+    /// 256 KiB to 1 MB (under the agent's 1 MiB maximum packet) on a config, config key, request or command topic: over every limit.
     private mutating func large() -> HostileMessage {
-        let size = Int.random(in: 256 * 1024...1024 * 1024, using: &random)
+        let size = Int.random(in: 256 * 1024...1_000_000, using: &random)
         let payload = [UInt8](repeating: UInt8(ascii: "{"), count: size)
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return HostileMessage(topic: prefix + "/config/set", payload: payload, kind: .config(valid: false, effect: [:]))

@@ -8,9 +8,9 @@ import Testing
 @Suite("Chaos: hostile payloads", .serialized, .enabled(if: ChaosEnvironment.chaosEnabled))
 struct HostilePayloadTests {
     /// The memory the run may leave behind once it settles, and the peak it may reach.
-    static let growthLimit = 2_000_000
-    static let peakLimit = 24_000_000
-    static let floodMessages = 1000
+    static let growthLimit = 2 * megabyte
+    static let peakLimit = 24 * megabyte
+    static var floodMessages: Int { ChaosEnvironment.flood }
 
     @Test func hostileClientChangesNothingItShouldNotAndMemoryStaysBounded() async throws {
         var report = ScenarioReport("hostile payloads")
