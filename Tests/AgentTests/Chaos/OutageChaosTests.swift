@@ -49,10 +49,7 @@ struct OutageChaosTests {
         // Stop the flipping (1° inside 2°), let the queue drain, then ask for a fresh health.
         try observer.publish(p + "/config/set", "{\"level_tolerance\": 2}")
         try await Task.sleep(for: .seconds(6))
-        let healthCount = observer.messages(on: p + "/health").count
-        try observer.publish(p + "/command/republish", "")
-        let health = await observer.waitFor(p + "/health") { _ in observer.messages(on: p + "/health").count > healthCount }
-            .flatMap(json)
+        let health = await Self.freshHealth(observer, prefix: p)
         try await Task.sleep(for: .seconds(2))
 
         let logged = agent.stderr.split(separator: "\n").filter { $0.contains("plumb: event ") }.count
@@ -99,10 +96,7 @@ struct OutageChaosTests {
             recoveryTimes.append(arrivals[index + 1].0.timeIntervalSince(arrivals[index].0))
         }
         let slowest = recoveryTimes.max() ?? .infinity
-        let healthCount = observer.messages(on: p + "/health").count
-        try observer.publish(p + "/command/republish", "")
-        let health = await observer.waitFor(p + "/health") { _ in observer.messages(on: p + "/health").count > healthCount }
-            .flatMap(json)
+        let health = await Self.freshHealth(observer, prefix: p)
         let errors = health?["i2c_errors"] as? Int ?? -1
         report.figure("\(faults) sensor_fault, \(recoveries) sensor_recovered, recovery within "
             + String(format: "%.1f–%.1f s", recoveryTimes.min() ?? 0, slowest) + ", i2c_errors \(errors)")
@@ -115,5 +109,12 @@ struct OutageChaosTests {
         report.check(await agent.send(SIGTERM)?.status == 0, "clean exit")
         report.print()
         await observer.stop()
+    }
+
+    /// A health message sent now (`republish`), not the last one retained.
+    static func freshHealth(_ observer: Observer, prefix: String) async -> [String: Any]? {
+        let seen = observer.messages.count
+        try? observer.publish(prefix + "/command/republish", "")
+        return await observer.waitFor(prefix + "/health", after: seen).flatMap(json)
     }
 }

@@ -38,8 +38,7 @@ struct SystemChaosTests {
         func storedDwell() -> Double? {
             guard let data = FileManager.default.contents(atPath: settingsFile),
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-            return (object["level_dwell_s"] as? NSNumber)?.doubleValue
-                ?? ((object["level"] as? [String: Any])?["level_dwell_s"] as? NSNumber)?.doubleValue
+            return ((object["settings"] as? [String: Any])?["level_dwell_s"] as? NSNumber)?.doubleValue
         }
 
         let first = await change(7)
@@ -49,7 +48,7 @@ struct SystemChaosTests {
         let filled = Self.fill(mountPoint + "/filler")
         let full = await change(9)
         let refused = full?["persisted"] as? Bool == false
-        report.figure("filled with \(filled / 1024) KiB; config_applied persisted: \(full?["persisted"].map { "\($0)" } ?? "absent")")
+        report.figure("filled with \(filled / 1024) KiB; config_applied persisted: \((full?["persisted"] as? Bool).map { "\($0)" } ?? "absent")")
         report.check(refused, "a change on a full disk is reported persisted: false")
         let kept = storedDwell()
         report.check(kept == 7, "settings.json still parses and keeps the previous value", "\(String(describing: kept))")
@@ -121,8 +120,11 @@ struct SystemChaosTests {
         let observer = try await Observer(port: broker.port)
         let agent = try AgentProcess(brokerURL: broker.url, yaml: "level:\n  heartbeat_s: 2\n", environment: [
             "LD_PRELOAD": Self.libfaketime, "FAKETIME_TIMESTAMP_FILE": offsetFile, "FAKETIME_CACHE_DURATION": "1",
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_DONT_RESET": "1",
-        ])
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        // The test process leaves signals 32 and 33 ignored in its children; with libfaketime
+        // preloaded, a Swift program started so sees no arguments at all (plumb prints its
+        // help). A C program does not; env(1) restoring every signal's default fixes it.
+        ], launcher: ["/usr/bin/env", "--default-signal"])
         let p = agent.prefix
         await observer.waitFor(p + "/health", timeout: 30)
 
@@ -143,11 +145,7 @@ struct SystemChaosTests {
                 guard let text = json(arrival.message)?["ts"] as? String, let ts = Self.date(text) else { continue }
                 states.append((index, arrival.time, ts))
             }
-            let healthCount = observer.messages(on: p + "/health").count
-            try observer.publish(p + "/command/republish", "")
-            if let health = await observer.waitFor(p + "/health", where: { _ in
-                observer.messages(on: p + "/health").count > healthCount
-            }).flatMap(json) {
+            if let health = await OutageChaosTests.freshHealth(observer, prefix: p) {
                 samples.append((index, health["samples"] as? Int ?? 0,
                                 (health["sample_rate_hz"] as? NSNumber)?.doubleValue ?? 0))
             }
@@ -171,7 +169,7 @@ struct SystemChaosTests {
         report.check(samples.count == phases.count && rates.allSatisfy { abs($0 - 100) < 5 },
                      "sampling keeps its 100 Hz through the jumps")
         report.check(zip(counts.dropFirst(), counts).allSatisfy { $0 - $1 > Int(phaseSeconds * 90) }, "samples keep counting")
-        report.check(agent.isRunning, "agent alive")
+        report.check(agent.isRunning, "agent alive", String(agent.stderr.prefix(300)))
         report.check(await agent.send(SIGTERM)?.status == 0, "clean exit")
         report.print()
         await observer.stop()
