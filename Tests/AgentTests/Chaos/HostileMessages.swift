@@ -38,6 +38,8 @@ struct HostileMessage {
     var kind: Kind
     var responseTopic: String?
     var correlationData: [UInt8]?
+    /// What makes an invalid config invalid, for the report.
+    var label = ""
 }
 
 /// Seeded hostile traffic for one device: desired configs valid and not, ruler requests with
@@ -119,28 +121,28 @@ struct HostileTraffic {
         }
     }
 
-    /// Invalid JSON bodies for `P/config/set`, each refused whole by the contract.
-    private mutating func invalidJSON() -> String {
+    /// Invalid JSON bodies for `P/config/set`, each refused whole by the contract, and why.
+    private mutating func invalidJSON() -> (text: String, label: String) {
         let valid = validEntry()
         let forged = "\\n<3>plumb: \(LogForgery.marker)"
         return switch Int.random(in: 0..<16, using: &random) {
-        case 0: "{\"chaos_unknown\": 1}"
-        case 1: "{\"level_dwell_s\": 99999}"
-        case 2: "{\"level_dwell_s\": \"5\"}"
-        case 3: "{\"level_dwell_s\": NaN}"
-        case 4: "{\"level_dwell_s\": 1e999}"
-        case 5: "{\(valid.json.isEmpty ? "" : "\"\(valid.key)\": \(valid.json), ")\"level_tolerance\": -1}"
+        case 0: ("{\"chaos_unknown\": 1}", "unknown key")
+        case 1: ("{\"level_dwell_s\": 99999}", "out of range")
+        case 2: ("{\"level_dwell_s\": \"5\"}", "wrong type")
+        case 3: ("{\"level_dwell_s\": NaN}", "NaN")
+        case 4: ("{\"level_dwell_s\": 1e999}", "1e999")
+        case 5: ("{\"\(valid.key)\": \(valid.json), \"level_tolerance\": -1}", "one bad key of two")
         // Strict JSON: a trailing comma and a duplicate key are refused.
-        case 6: "{\"\(valid.key)\": \(valid.json),}"
-        case 7: "{\"\(valid.key)\": \(valid.json), \"\(valid.key)\": \(valid.json)}"
-        case 8: ["[1,2]", "\"x\"", "42", "null", "true", "{}x", ""].randomElement(using: &random)!
-        case 9: "{\"name\": \"a\\u0007b\"}"
-        case 10: "{\"name\": \"\(String(repeating: "n", count: 65))\"}"
-        case 11: "{\"name\": \"x\(forged)\", \"chaos_unknown\": 0}"
-        case 12: "{\"chaos\(forged)\": 1}"
-        case 13: String(repeating: "[", count: Int.random(in: 1000...60_000, using: &random))
-        case 14: "{\"\(valid.key)\": \(valid.json)" // unterminated
-        default: "{\"level_dwell_s\": 1, \"alarm_threshold\": 0.001}"
+        case 6: ("{\"\(valid.key)\": \(valid.json),}", "trailing comma")
+        case 7: ("{\"\(valid.key)\": \(valid.json), \"\(valid.key)\": \(valid.json)}", "duplicate key")
+        case 8: (["[1,2]", "\"x\"", "42", "null", "true", "{}x", ""].randomElement(using: &random)!, "not one object")
+        case 9: ("{\"name\": \"a\\u0007b\"}", "control character")
+        case 10: ("{\"name\": \"\(String(repeating: "n", count: 65))\"}", "name too long")
+        case 11: ("{\"name\": \"x\(forged)\", \"chaos_unknown\": 0}", "forged line in a name")
+        case 12: ("{\"chaos\(forged)\": 1}", "forged line in a key")
+        case 13: (String(repeating: "[", count: Int.random(in: 1000...60_000, using: &random)), "deep nesting")
+        case 14: ("{\"\(valid.key)\": \(valid.json)", "unterminated")
+        default: ("{\"level_dwell_s\": 1, \"alarm_threshold\": 0.001}", "out of range")
         }
     }
 
@@ -159,13 +161,15 @@ struct HostileTraffic {
             let text = "{" + members.joined(separator: ", ") + "}"
             return HostileMessage(topic: topic, payload: Array(text.utf8), kind: .config(valid: true, effect: effect))
         }
-        var payload = Array(invalidJSON().utf8)
+        var (text, label) = invalidJSON()
+        var payload = Array(text.utf8)
         if payload.isEmpty { payload = [0] }
         if Int.random(in: 0..<20, using: &random) == 0 {
             // Random bytes: not UTF-8, NULs, anything.
             payload = (0..<Int.random(in: 1...512, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            label = "random bytes"
         }
-        return HostileMessage(topic: topic, payload: payload, kind: .config(valid: false, effect: [:]))
+        return HostileMessage(topic: topic, payload: payload, kind: .config(valid: false, effect: [:]), label: label)
     }
 
     private mutating func configKey() -> HostileMessage {
@@ -187,7 +191,7 @@ struct HostileTraffic {
         default: ("level_tolerance", "100 furlongs")
         }
         return HostileMessage(topic: prefix + "/config/\(key)/set", payload: Array(raw.utf8),
-                              kind: .config(valid: false, effect: [:]))
+                              kind: .config(valid: false, effect: [:]), label: "bad \(key) value")
     }
 
     // MARK: Requests
@@ -256,9 +260,10 @@ struct HostileTraffic {
         let size = Int.random(in: 256 * 1024...1_000_000, using: &random)
         let payload = [UInt8](repeating: UInt8(ascii: "{"), count: size)
         switch Int.random(in: 0..<4, using: &random) {
-        case 0: return HostileMessage(topic: prefix + "/config/set", payload: payload, kind: .config(valid: false, effect: [:]))
+        case 0: return HostileMessage(topic: prefix + "/config/set", payload: payload,
+                                      kind: .config(valid: false, effect: [:]), label: "oversize")
         case 1: return HostileMessage(topic: prefix + "/config/name/set", payload: payload,
-                                      kind: .config(valid: false, effect: [:]))
+                                      kind: .config(valid: false, effect: [:]), label: "oversize")
         case 2: return HostileMessage(topic: prefix + "/command/calibrate_reversal", payload: payload, kind: .command)
         default:
             var message = request()

@@ -157,11 +157,24 @@ struct HostilePayloadTests {
             detail = "change \(divergence): expected \(expected), saw \(seen)"
         }
         report.check(matches, "P/config changes only for valid input", detail)
-        let applied = observer.events("config_applied", prefix: prefix).count
-        let rejected = observer.events("config_rejected", prefix: prefix).count
+        let outcomes = observer.messages(on: prefix + "/event").compactMap { json($0)?["type"] as? String }
+            .filter { $0 == "config_applied" || $0 == "config_rejected" }
+        let applied = outcomes.filter { $0 == "config_applied" }.count
+        let rejected = outcomes.count - applied
         report.figure("config_applied \(applied), config_rejected \(rejected)")
+        var wrong = ""
+        let configs = sent.filter { if case .config = $0.kind { true } else { false } }
+        if configs.count == outcomes.count {
+            // One event per config message, in order: which invalid ones were applied, and which valid refused.
+            var tally: [String: Int] = [:]
+            for (message, outcome) in zip(configs, outcomes) {
+                guard case .config(let isValid, _) = message.kind, isValid != (outcome == "config_applied") else { continue }
+                tally[isValid ? "valid refused" : "applied: \(message.label)", default: 0] += 1
+            }
+            wrong = tally.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        }
         report.check(applied == valid && rejected == invalid, "one config_applied per valid, one config_rejected per invalid",
-                     "applied \(applied) of \(valid), rejected \(rejected) of \(invalid)")
+                     "applied \(applied) of \(valid), rejected \(rejected) of \(invalid)" + (wrong.isEmpty ? "" : ": " + wrong))
     }
 
     private static func describe(_ values: [String: ConfigValue], against previous: [String: ConfigValue]) -> String {
