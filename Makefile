@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop fuzz fuzz-merge bench deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh clean help
 
 all: build
 
@@ -22,6 +22,9 @@ help:
 	@echo "make fuzz   build the libFuzzer targets (ASan, .build/fuzz) and run each for 10^6 inputs (FUZZ_RUNS=N)"
 	@echo "make fuzz-merge  the same, then add the inputs that reach new coverage to Fuzz/Corpus"
 	@echo "make bench  build a release and print the benchmark figures"
+	@echo "make chaos  the release agent under hostile clients, broker restarts, sensor flaps, a full disk and a clock jump"
+	@echo "            (about 8 minutes; CHAOS_MESSAGES, CHAOS_RATE, CHAOS_SEED, CHAOS_FLOOD; root for the tmpfs)"
+	@echo "make soak   the release agent at 100 Hz with 10 requests/s for SOAK_SECONDS (3600), a line per SOAK_INTERVAL (60)"
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
 	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
@@ -73,6 +76,26 @@ bench: deps toolchain
 	$(SWIFT) build -c release --product plumb --static-swift-stdlib
 	$(SWIFT) build -c release --product plumb-bench
 	.build/release/plumb-bench
+
+# The chaos suite and the soak (README, 'Chaos and soak'): Swift Testing suites in Tests/AgentTests/Chaos,
+# skipped by `make test`, run here one at a time on the release agent (the one whose memory counts).
+# Each scenario prints one CHAOS line; they are gathered in .build/chaos-summary.txt and shown at the end.
+CHAOS_RUN = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 CHAOS_SUMMARY=$(CURDIR)/.build/chaos-summary.txt \
+	PLUMB_PRODUCTS_DIR=$(CURDIR)/.build/release $(SWIFT) test $(SWIFT_FLAGS) --skip-build --no-parallel
+
+chaos-build: deps toolchain
+	@./scripts/install-deps.sh chaos
+	$(SWIFT) build -c release --product plumb --static-swift-stdlib
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	@rm -f .build/chaos-summary.txt
+
+chaos: chaos-build
+	@PLUMB_CHAOS=1 $(CHAOS_RUN) --filter 'AgentTests\.(HostilePayload|OutageChaos|SystemChaos)Tests'; \
+	  status=$$?; echo; cat .build/chaos-summary.txt 2>/dev/null; exit $$status
+
+soak: chaos-build
+	@PLUMB_SOAK=1 $(CHAOS_RUN) --filter 'AgentTests\.SoakTests'; \
+	  status=$$?; echo; cat .build/chaos-summary.txt 2>/dev/null; exit $$status
 
 # The Debian package and its checks (README, 'Install on a Raspberry Pi'). Building needs
 # dpkg-dev as well; the checks lintian, python3-seccomp and more (scripts/install-deps.sh deb, deb-checks).

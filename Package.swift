@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
                        providers: [.apt(["libjansson-dev"])]),
+        // glibc's mallopt and malloc_trim: the agent's heap under bursts of large messages.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
@@ -79,7 +81,7 @@ let package = Package(
 
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "Accelerometers", "CMalloc", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
             "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 

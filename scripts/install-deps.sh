@@ -7,12 +7,13 @@
 #   scripts/install-deps.sh deb          and what building the package needs (make deb, on the Pi)
 #   scripts/install-deps.sh deb-checks   and what the package's checks need (test-deb, check-deploy)
 #   scripts/install-deps.sh interop      and RabbitMQ, the second broker make test-interop runs against
+#   scripts/install-deps.sh chaos        and what make chaos needs (libfaketime, for the clock jump)
 set -euo pipefail
 
 set_name=${1:-test}
 case $set_name in
-  test|deb|deb-checks|interop) ;;
-  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks or interop" >&2; exit 2 ;;
+  test|deb|deb-checks|interop|chaos) ;;
+  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks, interop or chaos" >&2; exit 2 ;;
 esac
 
 # package name -> a check that succeeds when it is already present
@@ -32,6 +33,10 @@ declare -A check=(
   [python3]="command -v python3"
   [python3-venv]="python3 -c 'import venv, ensurepip'"
 )
+if [ "$set_name" = chaos ]; then
+  # The clock-jump scenario preloads it into the agent to move its wall clock.
+  check+=([libfaketime]="test -e /usr/lib/$(uname -m)-linux-gnu/faketime/libfaketime.so.1")
+fi
 if [ "$set_name" = deb ] || [ "$set_name" = deb-checks ]; then
   check+=(
     [dpkg-dev]="command -v dpkg-shlibdeps"      # Depends from the binary's libraries

@@ -11,6 +11,13 @@ import Settings
 extension AgentCore {
     /// Routes an incoming message: desired config, or a command.
     func receive(_ message: MQTTMessage) {
+        if message.payloadLength > message.payload.count,
+           message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
+            // Cut at receipt (``AgentRunner/mqttConfiguration(_:topics:)``): over the limit whatever it holds.
+            return settle(.failure(SettingsRejection(key: topics.configKey(ofSetTopic: message.topic), value: nil,
+                reason: "the message is \(message.payloadLength) bytes; a config message is at most"
+                    + " \(LiveSettings.maximumPayloadBytes) bytes (64 KiB).")), clearing: message.topic)
+        }
         if message.retain, sessionResumed, !message.payload.isEmpty,
            message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
             // A resumed session delivered every write made while we were away, queued in write

@@ -38,6 +38,7 @@ public struct AgentRunner: Sendable {
     /// Runs until SIGTERM or SIGINT; returns the exit status. Never throws: every failure is a
     /// message and a status.
     public func run() async -> Int32 {
+        HeapTuning.apply()
         let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
         let store = StateStore(directory: configuration.stateDirectory)
         let defaults = configuration.level
@@ -93,10 +94,14 @@ public struct AgentRunner: Sendable {
         }
         let requestTask = Task { await requests.run() }
         let tickTask = Task {
+            var ticks = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 await core.tick()
                 notifier.watchdog()
+                ticks += 1
+                // What a burst of hostile or large messages freed goes back to the kernel.
+                if ticks % HeapTuning.trimIntervalTicks == 0 { HeapTuning.trim() }
             }
         }
         notifier.ready()
@@ -178,14 +183,25 @@ extension AgentRunner {
     /// writes and commands made while the agent is away, delivered in write order at the
     /// reconnect; failover to the next of `mqtt.brokers` after a failed connect or a lost
     /// connection, and back to the first every `mqtt.failback_s` at most.
+    ///
+    /// Incoming payloads are bounded for memory under a flood: cut past the largest any handler
+    /// reads (a config message's 64 KiB; what is cut is refused as too large, quoting the length
+    /// as sent), and MQTT 5 asks the broker for no packet over ``maximumPacketSize``.
     static func mqttConfiguration(_ configuration: AgentConfiguration, topics: Topics) -> MQTTConfiguration {
         var connection = brokerConnection(configuration, clientID: configuration.mqtt.clientID,
                                           will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce,
                                                          retain: true))
         connection.cleanSession = configuration.mqtt.sessionExpirySeconds == 0
         connection.sessionExpiry = .seconds(configuration.mqtt.sessionExpirySeconds)
+        connection.maximumIncomingPayload = LiveSettings.maximumPayloadBytes
+        connection.maximumPacketSize = maximumPacketSize
         return connection
     }
+
+    /// The largest MQTT 5 packet the broker may send the agent: a request up to this size is still
+    /// answered `too_large`, a larger one never reaches it (the broker drops it). It bounds what
+    /// libmosquitto allocates for one message, which it does before the payload can be cut.
+    public static let maximumPacketSize = 1024 * 1024
 
     /// The connection the config file describes (the brokers in order, failback, TLS,
     /// credentials), under `clientID`, with a clean session. Used by the agent, and by commands

@@ -72,6 +72,16 @@ public final class RequestService: Sendable {
             log.warning("ignored a retained \(service) request; publish requests without the retain flag.")
             return
         }
+        if message.payloadLength > message.payload.count {
+            // Cut at receipt: refused at once, as the handler would, with the length as sent.
+            let tooLarge = ServiceReply.failure(.tooLarge, "the request is \(message.payloadLength) bytes; the limit is"
+                + " \(RulerRequestHandler.maximumPayloadBytes) (16 KiB): send a smaller request.", transaction: nil)
+            admission.withLock { state in
+                guard !state.stopped else { return }
+                reply(tooLarge, to: message, service: service)
+            }
+            return
+        }
         let now = clock()
         let admitted = admission.withLock { (state) -> Bool in
             guard !state.stopped, state.pending < Self.queueCapacity, state.bucket.take(at: now) else { return false }
@@ -98,12 +108,17 @@ public final class RequestService: Sendable {
             guard let service = topics.requestService(of: message.topic) else { continue }
             let needsReading = RulerServiceName(rawValue: service)?.needsReading ?? false
             let reading = needsReading ? await currentReading() : nil
-            let answer = handler.reply(service: service, payload: message.payload, reading: reading)
-            let bytes = answer.bytes
-            reply(answer, bytes: bytes, to: message, service: service)
+            // Scoped so that the reply's tree and bytes are freed before the trim below.
+            let replyBytes = {
+                let answer = handler.reply(service: service, payload: message.payload, reading: reading)
+                let bytes = answer.bytes
+                reply(answer, bytes: bytes, to: message, service: service)
+                return bytes.count
+            }()
+            if replyBytes >= HeapTuning.largeReplyBytes { HeapTuning.trim() }
             // A large reply costs a token per 64 KiB beyond the first: a flood of 20,000-tick
             // rulers (1.2 MB each) is held to a few a second, not 200.
-            let extra = Double(bytes.count / Self.bytesPerToken)
+            let extra = Double(replyBytes / Self.bytesPerToken)
             let now = clock()
             admission.withLock { state in
                 state.pending -= 1

@@ -143,11 +143,16 @@ public struct MQTTMessage: Sendable, Equatable {
     public var responseTopic: String?
     /// MQTT 5 correlation data, when the sender gave it.
     public var correlationData: [UInt8]?
+    /// The payload's length as sent, bytes: more than `payload.count` when the client cut it
+    /// (``MQTTConfiguration/maximumIncomingPayload``).
+    public var payloadLength: Int
 
+    /// - Parameter payloadLength: the length as sent; nil for `payload.count`.
     public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
-                responseTopic: String? = nil, correlationData: [UInt8]? = nil) {
+                responseTopic: String? = nil, correlationData: [UInt8]? = nil, payloadLength: Int? = nil) {
         self.topic = topic
         self.payload = payload
+        self.payloadLength = payloadLength ?? payload.count
         self.qos = qos
         self.retain = retain
         self.responseTopic = responseTopic

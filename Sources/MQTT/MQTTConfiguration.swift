@@ -57,6 +57,14 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     public var protocolVersion: MQTTProtocolVersion
     /// Backoff between connection attempts.
     public var reconnectDelay: ReconnectDelay
+    /// The largest packet the broker may send us, bytes, announced in an MQTT 5 CONNECT (the
+    /// broker drops larger messages for this client); nil announces none. It bounds what
+    /// libmosquitto allocates for one incoming message. 3.1.1 has no such announcement.
+    public var maximumPacketSize: Int?
+    /// Incoming payloads longer than this are cut to this many bytes plus one at receipt, so a
+    /// flood of large messages waiting for the receiver holds at most this much each; the
+    /// ``MQTTMessage/payloadLength`` keeps the length as sent. nil keeps every payload whole.
+    public var maximumIncomingPayload: Int?
 
     /// TLS settings. Peer verification is on unless turned off explicitly.
     public struct TLS: Sendable, Equatable {
@@ -121,7 +129,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
                 keepAlive: Int = 30, cleanSession: Bool = true, sessionExpiry: Duration = .seconds(86_400),
                 username: String? = nil, password: String? = nil, will: MQTTWill? = nil, tls: TLS? = nil,
                 protocolVersion: MQTTProtocolVersion = .v5, reconnectDelay: ReconnectDelay = ReconnectDelay(),
-                failbackInterval: Duration = .seconds(60)) {
+                failbackInterval: Duration = .seconds(60), maximumPacketSize: Int? = nil,
+                maximumIncomingPayload: Int? = nil) {
         brokers = [Broker(host: host, port: port ?? (tls == nil ? 1883 : 8883))] + failoverBrokers
         self.failbackInterval = failbackInterval
         self.sessionExpiry = sessionExpiry
@@ -134,6 +143,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
         self.tls = tls
         self.protocolVersion = protocolVersion
         self.reconnectDelay = reconnectDelay
+        self.maximumPacketSize = maximumPacketSize
+        self.maximumIncomingPayload = maximumIncomingPayload
     }
 
     /// A configuration for `mqtt://host[:port]` or `mqtts://host[:port]` (TLS with the system CA

@@ -88,11 +88,15 @@ extension MosquittoSession {
     private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let topic = message.topic.map { String(cString: $0) } ?? ""
         var payload: [UInt8] = []
-        if let bytes = message.payload, message.payloadlen > 0 {
-            payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+        let length = Int(max(0, message.payloadlen))
+        if let bytes = message.payload, length > 0 {
+            // Cut at receipt: a receiver slower than a flood must not hold megabytes per message.
+            let kept = configuration.maximumIncomingPayload.map { min(length, $0 + 1) } ?? length
+            payload = Array(UnsafeRawBufferPointer(start: bytes, count: kept))
         }
         var received = MQTTMessage(topic: topic, payload: payload,
-                                   qos: MQTTQoS(rawValue: Int(message.qos)) ?? .atMostOnce, retain: message.retain)
+                                   qos: MQTTQoS(rawValue: Int(message.qos)) ?? .atMostOnce, retain: message.retain,
+                                   payloadLength: length)
         if let properties {
             // Both reads allocate copies that we must free.
             var text: UnsafeMutablePointer<CChar>?

@@ -280,6 +280,10 @@ final class MosquittoSession: @unchecked Sendable {
             mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue),
                                          UInt32(clamping: seconds))
         }
+        if version == .v5, let size = configuration.maximumPacketSize {
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue),
+                                         UInt32(clamping: size))
+        }
         var rc = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port),
                                            Int32(configuration.keepAlive), nil, properties)
         var failure = (rc: rc, errno: errno)

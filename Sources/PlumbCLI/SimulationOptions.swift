@@ -61,7 +61,8 @@ struct SimulationOptions {
         .value("--sim-machine", "ON:OFF", "The machine vibration runs ON seconds, then stops OFF seconds, repeating from the\n"
                + "        start, e.g. 30:10; needs --sim-vibration or --sim-vibration-noise."),
         .value("--sim-seed", "N", "Noise seed, for repeatable runs (also the vibration's phases and noise)."),
-        .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails) or unplug:AFTER:FOR (seconds)."),
+        .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails), unplug:AFTER:FOR (seconds), or\n"
+               + "        flap:PERIOD:DOWN: unplugged DOWN seconds at the end of every PERIOD, e.g. flap:3:1."),
     ]
 
     /// Seconds between the `square` motion's edges.
@@ -184,6 +185,8 @@ struct SimulationOptions {
                 configuration.fault = fault
             case .unplug(let after, let duration):
                 configuration.fault = .unplugged(at: clock.now() + after, for: duration)
+            case .flap(let period, let down):
+                configuration.fault = .flapping(from: clock.now(), period: period, down: down)
             }
         }
         return SimulatedADXL345(configuration: configuration, clock: clock)
@@ -215,6 +218,7 @@ struct SimulationOptions {
         case connection(SimulatedADXL345.Fault)
         case stuck
         case unplug(after: Double, for: Double)
+        case flap(period: Double, down: Double)
     }
 
     private static func parseFault(_ text: String) throws(UsageError) -> ParsedFault {
@@ -229,7 +233,13 @@ struct SimulationOptions {
                after >= 0, duration > 0, after.isFinite, duration.isFinite {
                 return .unplug(after: after, for: duration)
             }
-            throw UsageError("--sim-fault takes nack, eio, stuck or unplug:AFTER:FOR (seconds, e.g. unplug:2:3); got '\(text)'.")
+            if parts.count == 3, parts[0] == "flap",
+               let period = Double(parts[1]), let down = Double(parts[2]),
+               period.isFinite, down > 0, down < period {
+                return .flap(period: period, down: down)
+            }
+            throw UsageError("--sim-fault takes nack, eio, stuck, unplug:AFTER:FOR (seconds, e.g. unplug:2:3) or"
+                + " flap:PERIOD:DOWN (seconds, DOWN above 0 and below PERIOD, e.g. flap:3:1); got '\(text)'.")
         }
     }
 }

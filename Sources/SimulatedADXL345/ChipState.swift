@@ -27,8 +27,8 @@ struct ChipState {
     var pipeline: OutputPipeline
     /// The machine's vibration, ready to sample; nil without one.
     var machine: MachineStage?
-    /// Whether the current unplug fault's power cycle has happened.
-    var unplugHandled = false
+    /// How many of the current fault's unplug windows have had their power cycle.
+    var unplugsHandled = 0
 
     var statistics = SimulatorStatistics()
     var writeLog: [RegisterWrite] = []
@@ -93,21 +93,37 @@ struct ChipState {
     /// then every sample due is produced.
     mutating func synchronize(to reading: Double) {
         if reading.isFinite { now = max(now, reading) }
-        if case let .unplugged(start, _) = configuration.fault, !unplugHandled, now >= start {
+        if let window = unplugWindow(at: now), window.index >= unplugsHandled {
             // The chip ran until it lost power; whatever it held then is gone, and it comes back
             // as from power-on. Doing the reset at the start of the window is indistinguishable
-            // from doing it at the end, since nothing can reach the chip in between.
-            produceSamples(until: start)
+            // from doing it at the end, since nothing can reach the chip in between. Windows
+            // that passed with no access between them power-cycle it once: nothing could tell.
+            produceSamples(until: window.start)
             powerCycle()
-            unplugHandled = true
+            unplugsHandled = window.index + 1
         }
         produceSamples(until: now)
     }
 
     /// Whether the chip is absent from the bus right now.
     var isUnplugged: Bool {
-        guard case let .unplugged(start, duration) = configuration.fault else { return false }
-        return now >= start && now < start + duration
+        guard let window = unplugWindow(at: now) else { return false }
+        return now < window.start + window.duration
+    }
+
+    /// The latest unplug window begun by `time` (numbered from 0), or nil before the first.
+    func unplugWindow(at time: Double) -> (index: Int, start: Double, duration: Double)? {
+        switch configuration.fault {
+        case let .unplugged(start, duration):
+            return time >= start ? (0, start, duration) : nil
+        case let .flapping(from, period, down):
+            let first = from + period - down
+            guard time >= first, period > 0 else { return nil }
+            let index = Int(((time - first) / period).rounded(.down))
+            return (index, first + Double(index) * period, down)
+        case .none, .noAcknowledge, .busError:
+            return nil
+        }
     }
 
     mutating func powerCycle() {

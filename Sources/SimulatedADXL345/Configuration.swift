@@ -128,6 +128,10 @@ extension SimulatedADXL345 {
         /// The chip is absent from clock time `at` for `for` seconds (transfers NACK), then back
         /// power-cycled: registers at reset values, FIFO empty, standby.
         case unplugged(at: Double, for: Double)
+        /// Unplugged again and again: from clock time `from`, present for `period − down`
+        /// seconds, then absent for `down` (transfers NACK), then back power-cycled, repeating.
+        /// `down` is above 0 and below `period`.
+        case flapping(from: Double, period: Double, down: Double)
     }
 }
 

@@ -170,11 +170,12 @@ public final class SimulatedADXL345: I2CBus {
     }
 
     /// Changes the fault from now on. A new ``Fault/unplugged(at:for:)`` power-cycles the chip
-    /// once, when its window begins (at once if that time has passed).
+    /// once, when its window begins (at once if that time has passed); ``Fault/flapping(from:period:down:)``
+    /// once per window.
     public func setFault(_ fault: Fault) {
         withSynchronizedState {
             $0.configuration.fault = fault
-            $0.unplugHandled = false
+            $0.unplugsHandled = 0
             $0.synchronize(to: $0.now)  // an unplug already under way takes effect now
         }
     }
@@ -239,9 +240,9 @@ public final class SimulatedADXL345: I2CBus {
             return (.busError, EIO)
         case .noAcknowledge:
             return (.noAcknowledge, EREMOTEIO)
-        case .unplugged where state.isUnplugged:
+        case .unplugged where state.isUnplugged, .flapping where state.isUnplugged:
             return (.noAcknowledge, EREMOTEIO)
-        case .none, .unplugged:
+        case .none, .unplugged, .flapping:
             return target == address ? nil : (.noAcknowledge, EREMOTEIO)
         }
     }

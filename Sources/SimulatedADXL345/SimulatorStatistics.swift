@@ -47,7 +47,8 @@ public struct SimulatorStatistics: Sendable, Hashable {
     /// Bytes read from or written to reserved registers (0x01–0x1C, above 0x39). A correct
     /// driver never touches them, so tests assert this stays 0.
     public var reservedAccesses = 0
-    /// Times the chip came back from ``SimulatedADXL345/Fault/unplugged(at:for:)`` reset.
+    /// Times the chip came back from ``SimulatedADXL345/Fault/unplugged(at:for:)`` (or a
+    /// ``SimulatedADXL345/Fault/flapping(from:period:down:)`` window) reset.
     public var powerCycles = 0
 
     public init() {}

@@ -44,6 +44,26 @@ struct SimulatorFaultTests {
         #expect(try rig.entries() == 19)
     }
 
+    @Test func aFlappingChipGoesAwayEveryPeriodAndComesBackPowerCycledEachTime() throws {
+        // Present 2 s, absent 1 s, from clock time 0: gone over [2, 3), [5, 6), [8, 9)…
+        let rig = SimRig(.init(fault: .flapping(from: 0, period: 3, down: 1)))
+        for cycle in 0..<3 {
+            let start = Double(cycle) * 3
+            rig.clock.advance(to: start + 1)
+            #expect(try rig.read(ADXL345Register.devid) == 0xE5, "present in cycle \(cycle)")
+            try rig.start()
+            rig.clock.advance(to: start + 2.5)
+            let error = #expect(throws: I2CError.self, "absent in cycle \(cycle)") {
+                _ = try rig.read(ADXL345Register.devid)
+            }
+            #expect(error?.code == .noAcknowledge)
+            rig.clock.advance(to: start + 3.2)
+            // Back from power-on: in standby, until configured again.
+            #expect(try rig.read(ADXL345Register.powerCtl) == 0, "power-cycled in cycle \(cycle)")
+            #expect(rig.chip.statistics.powerCycles == cycle + 1)
+        }
+    }
+
     @Test func anUnpluggedChipNACKsThenReturnsPowerCycled() throws {
         let rig = SimRig()
         try rig.start(rateCode: 0x0B, fifoCtl: SimRig.stream | 16)

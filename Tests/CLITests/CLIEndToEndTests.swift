@@ -116,6 +116,8 @@ struct CLIEndToEndTests {
         (["read", "--sensor", "sim", "--sim-roll", "400"], "--sim-roll"),
         (["read", "--sensor", "sim", "--sim-offset-mg", "1,2"], "--sim-offset-mg"),
         (["read", "--sensor", "sim", "--sim-fault", "meteor"], "--sim-fault"),
+        (["read", "--sensor", "sim", "--sim-fault", "flap:1:3"], "DOWN above 0 and below PERIOD"),
+        (["read", "--sensor", "sim", "--sim-fault", "flap:3"], "flap:PERIOD:DOWN"),
         (["read", "--mount", "x,x,z", "--sensor", "sim"], "--mount"),
         (["read", "--address", "0x99"], "--address"),
         (["read", "--bogus"], "--bogus"),

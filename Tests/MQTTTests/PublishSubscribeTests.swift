@@ -58,6 +58,38 @@ struct PublishSubscribeTests {
         await client.disconnect()
     }
 
+    @Test("Payloads past maximumIncomingPayload arrive cut, with their length; packets past maximumPacketSize never")
+    func largePayloadsAreCutAtReceiptAndOversizePacketsRefused() async throws {
+        let broker = try MosquittoBroker.start()
+        var configuration = broker.configuration()
+        configuration.maximumIncomingPayload = 16
+        configuration.maximumPacketSize = 4096
+        let client = MosquittoClient(configuration: configuration)
+        let events = EventCollector(client)
+        let base = uniqueTopic("large")
+        try client.subscribe(["\(base)/+"], qos: .atLeastOnce)
+        try client.start()
+        await events.connected()
+        let sender = MosquittoClient(configuration: broker.configuration())
+        let sent = EventCollector(sender)
+        try sender.start()
+        await sent.connected()
+        try sender.publish("\(base)/small", payload: Array("sixteen bytes ok".utf8), qos: .atLeastOnce, retain: false)
+        try sender.publish("\(base)/cut", payload: [UInt8](repeating: 7, count: 1000), qos: .atLeastOnce, retain: false)
+        try sender.publish("\(base)/huge", payload: [UInt8](repeating: 7, count: 10_000), qos: .atLeastOnce, retain: false)
+        try sender.publish("\(base)/after", payload: Array("after".utf8), qos: .atLeastOnce, retain: false)
+        let small = try #require(await events.message(on: "\(base)/small"))
+        #expect(small.payload.count == 16 && small.payloadLength == 16)
+        let cut = try #require(await events.message(on: "\(base)/cut"))
+        #expect(cut.payload == [UInt8](repeating: 7, count: 17))
+        #expect(cut.payloadLength == 1000)
+        // In order: once `after` is here, the 10 kB message was dropped by the broker, not late.
+        await events.message(on: "\(base)/after")
+        #expect(events.count { if case .message(let m) = $0 { m.topic.hasSuffix("/huge") } else { false } } == 0)
+        await sender.disconnect()
+        await client.disconnect()
+    }
+
     @Test("The will is published when the connection drops without DISCONNECT, and the client reconnects")
     func willOnAbruptLoss() async throws {
         let broker = try MosquittoBroker.start()

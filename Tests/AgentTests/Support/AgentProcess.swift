@@ -31,9 +31,10 @@ final class AgentProcess: Sendable {
     ///     the file (`mqtt.brokers`).
     ///   - yaml: the config file's contents (the device id and state dir are passed as flags).
     ///   - stateDirectory: reuse one to test persistence across restarts.
+    ///   - launcher: a program and its arguments that run the agent (its path and arguments follow).
     init(brokerURL: String?, deviceID: String = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36),
          yaml: String = "", arguments: [String] = [], stateDirectory: String? = nil,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], launcher: [String] = []) throws {
         self.deviceID = deviceID
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("plumb-agent-\(UUID().uuidString)").path
@@ -42,9 +43,15 @@ final class AgentProcess: Sendable {
         configPath = directory + "/plumb.yaml"
         try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
         process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["run", "--config", configPath, "--sensor", "sim"] + (brokerURL.map { ["--broker", $0] } ?? [])
+        let run = ["run", "--config", configPath, "--sensor", "sim"] + (brokerURL.map { ["--broker", $0] } ?? [])
             + ["--device-id", deviceID, "--state-dir", self.stateDirectory] + arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Self.binary.path] + run
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = run
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
