@@ -9,13 +9,31 @@ import Contract
 /// characters, and nothing else (not `/`).
 enum ReplyEncoding {
     static func bytes(of value: JSONValue) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
+        var output = start(capacity: 256)
         write(value, to: &output)
         return output
     }
 
-    private static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    /// An empty output with room for `capacity` bytes: a reply that grows by doubling would hold
+    /// up to twice its size while it is copied.
+    static func start(capacity: Int) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(capacity)
+        return output
+    }
+
+    /// `members` as an object's members in key order, `"key":value` separated by commas, with a
+    /// comma first when `leadingComma` (they follow members already written).
+    static func writeMembers(_ members: [String: JSONValue], to output: inout [UInt8], leadingComma: Bool) {
+        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 || leadingComma { output.append(UInt8(ascii: ",")) }
+            writeString(member.key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            write(member.value, to: &output)
+        }
+    }
+
+    static func write(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -36,17 +54,12 @@ enum ReplyEncoding {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                write(member.value, to: &output)
-            }
+            writeMembers(members, to: &output, leadingComma: false)
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeNumber(_ number: Double, to output: inout [UInt8]) {
+    static func writeNumber(_ number: Double, to output: inout [UInt8]) {
         guard number.isFinite else {
             output.append(contentsOf: "null".utf8)
             return
@@ -56,7 +69,7 @@ enum ReplyEncoding {
         output.append(contentsOf: text.utf8)
     }
 
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
+    static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             output.append(contentsOf: text.utf8)

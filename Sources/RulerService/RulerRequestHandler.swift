@@ -65,12 +65,12 @@ public struct RulerRequestHandler: Sendable {
     }
 
     private func answer(service: RulerServiceName, object: [String: JSONValue],
-                        reading: CurrentReading?) throws(RequestFailure) -> JSONValue {
+                        reading: CurrentReading?) throws(RequestFailure) -> ServiceReply.Body {
         switch service {
-        case .ruler: try rulerData(object)
-        case .convert: try convertData(object)
-        case .rise: try riseData(object, reading: reading)
-        case .shim: try shimData(object, reading: reading)
+        case .ruler: .ruler(try rulerData(object))
+        case .convert: .value(try convertData(object))
+        case .rise: .value(try riseData(object, reading: reading))
+        case .shim: .value(try shimData(object, reading: reading))
         }
     }
 

@@ -16,8 +16,14 @@ public enum ServiceErrorCode: String, Sendable {
 /// A reply to a ruler-service request: data, or an error with its code, and the request's
 /// `transaction` echoed when it had one.
 public struct ServiceReply: Sendable, Equatable {
-    /// The answer; nil on an error.
-    public var data: JSONValue?
+    /// The answer as the handler made it: a value, or a ruler's ticks kept as ticks until they
+    /// are written (see ``RulerReplyData``).
+    enum Body: Sendable, Equatable {
+        case value(JSONValue)
+        case ruler(RulerReplyData)
+    }
+
+    private var body: Body?
     /// What went wrong and what to do, for a person; nil on success.
     public var error: String?
     /// The kind of error; nil on success.
@@ -26,15 +32,33 @@ public struct ServiceReply: Sendable, Equatable {
     public var transaction: String?
 
     public init(data: JSONValue?, error: String?, code: ServiceErrorCode?, transaction: String?) {
-        self.data = data
+        self.init(body: data.map(Body.value), error: error, code: code, transaction: transaction)
+    }
+
+    init(body: Body?, error: String?, code: ServiceErrorCode?, transaction: String?) {
+        self.body = body
         self.error = error
         self.code = code
         self.transaction = transaction
     }
 
+    /// The answer; nil on an error. A ruler's is built here, on demand: the agent never needs
+    /// the tree (``bytes`` writes the ticks straight out), the command line and tests do.
+    public var data: JSONValue? {
+        switch body {
+        case .value(let value): value
+        case .ruler(let ruler): ruler.json
+        case nil: nil
+        }
+    }
+
     /// A successful reply carrying `data`.
     public static func ok(_ data: JSONValue, transaction: String?) -> ServiceReply {
         ServiceReply(data: data, error: nil, code: nil, transaction: transaction)
+    }
+
+    static func ok(_ body: Body, transaction: String?) -> ServiceReply {
+        ServiceReply(body: body, error: nil, code: nil, transaction: transaction)
     }
 
     /// An error reply; `message` says what went wrong and what to do.
@@ -54,7 +78,19 @@ public struct ServiceReply: Sendable, Equatable {
             object["error"] = .string(error ?? code.rawValue)
         } else {
             object["status"] = .string("ok")
-            object["data"] = data ?? .null
+            switch body {
+            case .ruler(let ruler):
+                // "data" sorts first: the ticks go straight into the output, with no tree.
+                var output = ReplyEncoding.start(capacity: ruler.estimatedBytes + 256)
+                output.append(contentsOf: #"{"data":"#.utf8)
+                ruler.write(to: &output)
+                if let transaction { object["transaction"] = .string(transaction) }
+                ReplyEncoding.writeMembers(object, to: &output, leadingComma: true)
+                output.append(UInt8(ascii: "}"))
+                return output
+            case .value(let value): object["data"] = value
+            case nil: object["data"] = .null
+            }
         }
         if let transaction { object["transaction"] = .string(transaction) }
         return ReplyEncoding.bytes(of: .object(object))

@@ -117,6 +117,23 @@ struct HandlerTests {
         }
     }
 
+    /// A ruler's ticks go straight into its reply's bytes (no tree of 10,000 dictionaries in the
+    /// agent): the text is exactly what the tree would give, in every style and size.
+    @Test("A ruler's streamed reply is the tree's text", arguments: [
+        #"{"length":"30cm"}"#,
+        #"{"length":1000,"unit":"m","style":"metric"}"#,
+        #"{"length":"12in","style":"fractional","indicator_px":412,"transaction":"q\"\n✓"}"#,
+        #"{"length":"2ft","style":"decimal","px_per_unit":7.25,"transaction":"t"}"#,
+        #"{"length":"1 3/16in","style":"fractional","indicator_px":0}"#,
+    ])
+    func aStreamedRulerIsTheTreesText(json: String) throws {
+        let reply = handler.reply(service: "ruler", payload: payload(json), reading: nil)
+        let data = try #require(reply.data, "\(String(decoding: reply.bytes, as: UTF8.self).prefix(300))")
+        var object: [String: JSONValue] = ["status": .string("ok"), "data": data]
+        if let transaction = reply.transaction { object["transaction"] = .string(transaction) }
+        #expect(reply.bytes == JSONValue.object(object).bytes)
+    }
+
     @Test("Quotes, backslashes and control characters in a transaction survive the round trip")
     func transactionEscaping() throws {
         let awkward = "q\"b\\s\n\t\u{1}\u{1F}é✓/"
