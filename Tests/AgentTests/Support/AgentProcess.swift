@@ -81,7 +81,7 @@ final class AgentProcess: Sendable {
         guard signal != SIGHUP else { return nil }
         // Polled on the harness's threads: a blocking wait would hold a cooperative pool thread.
         await withTaskExecutorPreference(HarnessExecutor.shared) {
-            while process.isRunning && Date().timeIntervalSince(start) < timeout {
+            while process.isRunning && Date().timeIntervalSince(start) < TestTimeScale.scaled(timeout) {
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
@@ -91,7 +91,7 @@ final class AgentProcess: Sendable {
 
     /// Waits until stderr contains `text`.
     func waitForLog(_ text: String, timeout: Double = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
         return await withTaskExecutorPreference(HarnessExecutor.shared) {
             while Date() < deadline {
                 if stderr.contains(text) { return true }
