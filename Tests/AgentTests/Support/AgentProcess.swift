@@ -61,7 +61,14 @@ final class AgentProcess: Sendable {
     }
 
     deinit {
+        // Foundation's Process keeps itself alive (a reference cycle through its run loop source)
+        // until waitUntilExit has seen the exit; polling isRunning never breaks it, and
+        // LeakSanitizer reports every agent a test started. Reaping on a thread of its own keeps
+        // a slow exit off the thread releasing us.
+        guard process.processIdentifier != 0 else { return }
         if process.isRunning { process.terminate() }
+        let process = process
+        Thread.detachNewThread { process.waitUntilExit() }
     }
 
     /// What the agent wrote on stderr so far.
@@ -86,7 +93,9 @@ final class AgentProcess: Sendable {
             }
         }
         guard !process.isRunning else { return nil }
-        return (process.terminationStatus, Date().timeIntervalSince(start))
+        let seconds = Date().timeIntervalSince(start)
+        process.waitUntilExit()  // returns at once; ends Foundation's reference cycle (see deinit)
+        return (process.terminationStatus, seconds)
     }
 
     /// Waits until stderr contains `text`.
