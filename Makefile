@@ -11,13 +11,15 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test bench deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-asan test-tsan bench deb test-deb check-deploy test-fresh clean help
 
 all: build
 
 help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
+	@echo "make test-asan  the whole test suite under AddressSanitizer and LeakSanitizer (build in .build/asan)"
+	@echo "make test-tsan  the whole test suite under ThreadSanitizer (build in .build/tsan)"
 	@echo "make bench  build a release and print the benchmark figures"
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
@@ -46,6 +48,16 @@ test: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+
+# The whole suite with our code (the test runner and every plumb it starts) built under a
+# sanitizer, in a scratch path of its own; any sanitizer report fails the run (README, Sanitizers).
+test-asan: deps toolchain
+	@./scripts/prepare-ha-conformance.sh
+	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh address
+
+test-tsan: deps toolchain
+	@./scripts/prepare-ha-conformance.sh
+	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh thread
 
 # Every section, accuracy included; `.build/release/plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]`
 # (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (README, Benchmarks).
