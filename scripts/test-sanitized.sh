@@ -81,7 +81,7 @@ if [[ ${#found[@]} -gt 0 ]]; then
         cat "$report" >&2
     done
     fail "${#found[@]} sanitizer report(s) above (in $reports). Fix the code; suppress only what is" \
-         "not ours, with the reason, in Tests/Sanitizers/$short.supp (see README, Sanitizers)."
+         "not ours, with the reason, in Tests/Sanitizers/ (see README, Sanitizers)."
 fi
 [[ $status -eq 0 ]] || fail "the tests failed under the $kind sanitizer (no sanitizer report); see above"
 say "clean: the tests passed under the $kind sanitizer, no reports"
