@@ -55,8 +55,9 @@ common="log_path=$reports/$short:log_exe_name=1:print_suppressions=0"
 case $kind in
     address)
         # detect_leaks: LeakSanitizer at every exit (on by default on Linux; said here so a
-        # changed default cannot turn it off unnoticed).
-        export ASAN_OPTIONS="$common:detect_leaks=1:suppressions=$supp/asan.supp"
+        # changed default cannot turn it off unnoticed). detect_stack_use_after_return: a
+        # pointer to a returned frame's locals is caught too (off by default; costs little here).
+        export ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1:suppressions=$supp/asan.supp"
         export LSAN_OPTIONS="$common:suppressions=$supp/lsan.supp"
         ;;
     thread)
