@@ -11,13 +11,14 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-asan test-tsan bench deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan bench deb test-deb check-deploy test-fresh clean help
 
 all: build
 
 help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
+	@echo "make test-interop  install RabbitMQ (Debian's, MQTT 3.1.1) and run the agent's interoperability test against it"
 	@echo "make test-asan  the whole test suite under AddressSanitizer and LeakSanitizer (build in .build/asan)"
 	@echo "make test-tsan  the whole test suite under ThreadSanitizer (build in .build/tsan)"
 	@echo "make bench  build a release and print the benchmark figures"
@@ -48,6 +49,14 @@ test: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+
+# The agent against RabbitMQ's MQTT plugin (README, 'Brokers other than mosquitto'): installs
+# rabbitmq-server when missing, then runs only the interoperability suite. `make test` skips that
+# suite, saying why, when RabbitMQ is absent; here its absence is a failure.
+test-interop: deps toolchain
+	@./scripts/install-deps.sh interop
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	PLUMB_REQUIRE_RABBITMQ=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter RabbitMQInteropTests
 
 # The whole suite with our code (the test runner and every plumb it starts) built under a
 # sanitizer, in a scratch path of its own; any sanitizer report fails the run (README, Sanitizers).

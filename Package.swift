@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
+                       providers: [.apt(["libjansson-dev"])]),
 
         // MARK: Pure domain: value types, no I/O
         .target(name: "PlumbDomain"),
@@ -32,6 +34,9 @@ let package = Package(
         // MARK: The contract: topics, command, event, health and service names, JSON values (pure)
         // A leaf: every module that speaks or reads the wire agrees through it.
         .target(name: "Contract"),
+
+        // MARK: Strict RFC 8259 JSON for every input from outside (Jansson)
+        .target(name: "StrictJSON", dependencies: ["CJansson", "Contract"]),
 
         // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
         .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain"]),
@@ -52,13 +57,13 @@ let package = Package(
 
         // MARK: The live settings, their rules and their JSON (pure)
         // Vibration for the vocabulary of its settings (machine classes, the running threshold).
-        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "Vibration"]),
+        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "Vibration"]),
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
         // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against.
         .target(name: "Configuration", dependencies: [
-            "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "I2C",
+            "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "StrictJSON", "I2C",
         ]),
 
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
@@ -66,7 +71,7 @@ let package = Package(
         .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
-        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain"]),
+        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain", "StrictJSON"]),
         .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings", "Vibration"]),
 
         // MARK: The agent: services under one supervisor
@@ -110,6 +115,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "StrictJSON"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [

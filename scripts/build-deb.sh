@@ -64,7 +64,7 @@ gzip -9n < README.md > "$root/usr/share/doc/plumb/README.md.gz"
 sed "s/@VERSION@/$version/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
 chmod 0644 "$root"/usr/share/doc/plumb/* "$root/usr/share/man/man1/plumb.1.gz"
 
-# Depends from the libraries the binary really links (libmosquitto1, libyaml-0-2, libsystemd0,
+# Depends from the libraries the binary really links (libmosquitto1, libyaml-0-2, libjansson4, libsystemd0,
 # libc6, …) with the minimum versions their shlibs/symbols files give. dpkg-shlibdeps wants a
 # source tree with debian/control, so it runs in a scratch one.
 shlibs_tree=$(mktemp -d)
@@ -82,8 +82,8 @@ if readelf -V "$abs_bin" | grep -q GLIBC_ABI_DT_RELR && [[ -n $libc_min ]] \
         && dpkg --compare-versions "$libc_min" lt 2.36; then
     depends=${depends/"libc6 (>= $libc_min)"/"libc6 (>= 2.36)"}
 fi
-[[ $depends == *libmosquitto* && $depends == *libyaml* && $depends == *libsystemd* ]] \
-    || fail "dpkg-shlibdeps found '$depends', without libmosquitto, libyaml and libsystemd"
+[[ $depends == *libmosquitto* && $depends == *libyaml* && $depends == *libjansson* && $depends == *libsystemd* ]] \
+    || fail "dpkg-shlibdeps found '$depends', without libmosquitto, libyaml, libjansson and libsystemd"
 # postinst/postrm use groupadd, useradd, usermod, userdel and groupdel.
 depends="$depends, passwd"
 

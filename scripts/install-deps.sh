@@ -6,12 +6,13 @@
 #   scripts/install-deps.sh              what make build, run, test and bench need
 #   scripts/install-deps.sh deb          and what building the package needs (make deb, on the Pi)
 #   scripts/install-deps.sh deb-checks   and what the package's checks need (test-deb, check-deploy)
+#   scripts/install-deps.sh interop      and RabbitMQ, the second broker make test-interop runs against
 set -euo pipefail
 
 set_name=${1:-test}
 case $set_name in
-  test|deb|deb-checks) ;;
-  *) echo "install-deps: unknown set '$set_name'; use test, deb or deb-checks" >&2; exit 2 ;;
+  test|deb|deb-checks|interop) ;;
+  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks or interop" >&2; exit 2 ;;
 esac
 
 # package name -> a check that succeeds when it is already present
@@ -22,6 +23,7 @@ declare -A check=(
   [libyaml-dev]="pkg-config --exists yaml-0.1"
   [libsystemd-dev]="pkg-config --exists libsystemd"
   [libfftw3-dev]="pkg-config --exists fftw3"
+  [libjansson-dev]="pkg-config --exists jansson"    # strict JSON for every input from outside
   [mosquitto]="command -v mosquitto || test -x /usr/sbin/mosquitto"
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"
@@ -30,7 +32,7 @@ declare -A check=(
   [python3]="command -v python3"
   [python3-venv]="python3 -c 'import venv, ensurepip'"
 )
-if [ "$set_name" != test ]; then
+if [ "$set_name" = deb ] || [ "$set_name" = deb-checks ]; then
   check+=(
     [dpkg-dev]="command -v dpkg-shlibdeps"      # Depends from the binary's libraries
     [binutils]="command -v strip"               # the release binary is stripped
@@ -42,6 +44,15 @@ if [ "$set_name" = deb-checks ]; then
     [systemd]="command -v systemd-analyze"      # check-deploy: security and verify
     [man-db]="command -v man"                   # verify checks the unit's man: link
     [python3-seccomp]="/usr/bin/python3 -c 'import seccomp'"  # check-deploy's seccomp run (Debian's python)
+  )
+fi
+
+if [ "$set_name" = interop ]; then
+  check+=(
+    # Debian 12's RabbitMQ (3.10, its MQTT plugin included) and the Erlang runtime it pulls in.
+    # The tests run their own node; the package's service is never used (and, without systemd,
+    # never started).
+    [rabbitmq-server]="test -x /usr/lib/rabbitmq/bin/rabbitmq-server && command -v epmd"
   )
 fi
 
@@ -72,3 +83,10 @@ export DEBIAN_FRONTEND=noninteractive
 # An empty list dir means `apt-get update` never ran on this image; packages would not be found.
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The package enables and starts a system broker (AMQP on every interface) where systemd runs;
+# the interoperability tests start a node of their own and need none.
+if [[ " ${missing[*]} " == *" rabbitmq-server "* ]] && [ -d /run/systemd/system ]; then
+  $SUDO systemctl disable --now rabbitmq-server >/dev/null 2>&1 || true
+  echo "install-deps: stopped and disabled the rabbitmq-server service it started (the tests run their own node)" >&2
+fi

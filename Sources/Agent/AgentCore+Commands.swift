@@ -20,6 +20,9 @@ extension AgentCore {
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
             settle(result, clearing: message.topic)
+        } else if topics.isUnderConfig(message.topic) {
+            guard !message.payload.isEmpty else { return }
+            refuseConfigTopic(message)
         } else if let discovery, message.topic == discovery.options.statusTopic {
             // Home Assistant publishes its birth live; a retained `online` (some set-ups keep one)
             // would come back at every reconnect and double the re-send that birth already does.
@@ -51,6 +54,18 @@ extension AgentCore {
             emit(AgentEvent(type: .configRejected, details: details))
         }
         publish(topic, [], retain: true, qos: .atLeastOnce)
+    }
+
+    /// A message under `P/config/` on a topic that is neither `P/config/set` nor
+    /// `P/config/<key>/set`: refused with `config_rejected`, and cleared when it was retained,
+    /// so no stray desired config lingers on the broker to confuse the next reader.
+    func refuseConfigTopic(_ message: MQTTMessage) {
+        let topic = String(message.topic.unicodeScalars.prefix(200)) + (message.topic.unicodeScalars.count > 200 ? "…" : "")
+        let reason = "\(topic) is not a config topic; send a JSON object of settings to \(topics.configSet), or one value"
+            + " to \(topics.configSet(key: "<key>")), where the keys are: \(LiveKey.list)."
+        log.warning("config rejected: \(reason.escapedForLog(limit: 1000))")
+        emit(AgentEvent(type: .configRejected, details: ["reason": .string(reason), "key": .null, "value": .null]))
+        if message.retain { publish(message.topic, [], retain: true, qos: .atLeastOnce) }
     }
 
     /// Makes `new` the effective settings: live and reported; persisted and announced with

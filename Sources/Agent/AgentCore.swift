@@ -134,7 +134,8 @@ public actor AgentCore {
             state.force()
         case .fault(let message, let retryIn):
             if sensorFaultMessage == nil {
-                log.error(Sentences.join("sensor fault: \(message)", "Retrying in \(retryIn) s, backing off to 30 s."))
+                log.error(Sentences.join("sensor fault: \(message)", "Plumb waits for the sensor: it tries again in"
+                                         + " \(retryIn) s, backing off to 30 s, and resumes on its own."))
                 emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
                 sensorOK = false
                 sensorFaultMessage = message

@@ -53,13 +53,36 @@ public struct AgentLog: Sendable {
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
+    /// The longest record, in characters; a longer one is cut with `…`.
+    public static let recordLimit = 4000
+
     private func log(_ level: LogLevel, _ message: String) {
         guard level >= self.level else { return }
-        sink.write(level, message)
+        sink.write(level, message.singleLogRecord(limit: Self.recordLimit))
     }
 }
 
 extension String {
+    /// The message as one log record: one line, always. The last line of defence behind
+    /// ``escapedForLog``, which every value from outside goes through where it is quoted: a
+    /// control character that reached the message anyway (a newline would start a journal line
+    /// of its own, `<3>` and all; a NUL would cut it) is shown as an escape. Backslashes are left
+    /// alone, so text escaped already reads the same; at most `limit` characters, cut with `…`.
+    func singleLogRecord(limit: Int) -> String {
+        var result = ""
+        var count = 0
+        for scalar in unicodeScalars {
+            guard count < limit else { return result + "…" }
+            count += 1
+            if let escape = scalar.logEscape, scalar != "\\" {
+                result += escape
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// The text as a log line may carry it when it came from outside (a topic level, a payload, a
     /// file's content): control characters (a newline would forge a journal line of its own),
     /// backslashes and Unicode line separators escaped Swift-style (`\n`, `\\`, `\u{1B}`), and at
@@ -71,16 +94,29 @@ extension String {
     func escapedForLog(limit: Int) -> String {
         var result = ""
         for scalar in unicodeScalars.prefix(limit) {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: result.unicodeScalars.append(scalar)
+            if let escape = scalar.logEscape {
+                result += escape
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return unicodeScalars.count > limit ? result + "…" : result
+    }
+}
+
+extension Unicode.Scalar {
+    /// How a log record shows this character, Swift-style (`\n`, `\\`, `\u{1B}`), or nil when it
+    /// stands for itself: the C0 and C1 controls, DEL, the backslash, and the Unicode line and
+    /// paragraph separators, which some viewers break lines at.
+    var logEscape: String? {
+        switch self {
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case "\\": "\\\\"
+        case _ where value < 0x20 || (0x7F...0x9F).contains(value) || self == "\u{2028}" || self == "\u{2029}":
+            "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+        default: nil
+        }
     }
 }

@@ -67,7 +67,7 @@ public struct AgentRunner: Sendable {
         let signals = SignalSource.signals()
 
         do {
-            var filters = [topics.configSet, topics.configKeySetFilter, topics.commandFilter, topics.requestFilter]
+            var filters = topics.configFilters + [topics.commandFilter, topics.requestFilter]
             if let homeAssistant { filters.append(homeAssistant.statusTopic) }
             try client.subscribe(filters, qos: .atLeastOnce)
             try client.start()
@@ -164,7 +164,10 @@ extension AgentRunner {
     static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String) -> HomeAssistantOptions? {
         guard configuration.mqtt.discovery else { return nil }
         return HomeAssistantOptions(prefix: configuration.mqtt.discoveryPrefix,
-                                    device: DiscoveryDevice(id: configuration.device.id, version: version,
+                                    device: DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(
+                                                                deviceID: configuration.device.id,
+                                                                baseTopic: configuration.mqtt.baseTopic),
+                                                            version: version,
                                                             configurationURL: configuration.device.configurationURL))
     }
 

@@ -77,7 +77,7 @@ struct DiscoveryPublisher: Sendable {
     /// the broker had delivered all the retained ones.
     mutating func staleRemovals(for settings: LiveSettings) -> [DiscoveryMessage] {
         published = [:]
-        return Discovery.staleRemovals(prefix: options.prefix, deviceID: options.device.id, settings: settings)
+        return Discovery.staleRemovals(prefix: options.prefix, homeAssistantID: options.device.id, settings: settings)
     }
 
     /// Home Assistant said `online`: the generation of the re-send it asks for, which replaces

@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import PlumbDomain
 import Settings
+import StrictJSON
 
 /// The live settings and the zero reference, kept in `state_dir` across restarts.
 ///
@@ -81,7 +82,7 @@ public struct StateStore: Sendable {
     ///
     /// - A missing directory is created (mode 0750); when that fails, a warning says so and how
     ///   to fix it.
-    /// - A corrupt file (not JSON, an unknown format, an invalid value) is renamed to
+    /// - A corrupt file (not strict JSON, an unknown format, an invalid value) is renamed to
     ///   `<name>.corrupt-<UTC timestamp>` beside it, and a warning says what was wrong and where
     ///   the copy went. The agent then starts from the config file's settings or without a
     ///   zero reference.
@@ -178,7 +179,15 @@ public struct StateStore: Sendable {
         return document.zero
     }
 
+    /// The file's document, read only when the file is strict JSON (`StrictJSON`): a file with a
+    /// trailing comma, a comment or a duplicate key was not written by plumb, and is set aside
+    /// like any other damage, the problem named.
     static func decodeJSON<Document: Decodable>(_ bytes: [UInt8]) throws(StateFileProblem) -> Document {
+        do {
+            _ = try StrictJSON.parse(bytes, allowingScalars: false)
+        } catch {
+            throw StateFileProblem(reason: error.description)
+        }
         do {
             return try JSONDecoder().decode(Document.self, from: Data(bytes))
         } catch let DecodingError.keyNotFound(key, _) {

@@ -22,6 +22,19 @@ public struct Topics: Sendable, Hashable {
     public var configSet: String { prefix + "/config/set" }
     /// `P/config/+/set`: one raw value per key.
     public var configKeySetFilter: String { prefix + "/config/+/set" }
+    /// `P/config/+/+/+/#`: topics three or more levels under `P/config/` (`P/config/a/b/set`),
+    /// which are never the contract's: the agent subscribes to it beside ``configSet`` and
+    /// ``configKeySetFilter`` (which also brings `P/config//set`), so such a stray is refused with
+    /// a reason and, when retained, cleared rather than left on the broker.
+    ///
+    /// Not `P/config/#`: it overlaps the two contract filters, and an MQTT 5 broker delivers a
+    /// message once per matching subscription (mosquitto does), so each desired config would
+    /// arrive twice. And the exact ``configSet`` is what RabbitMQ 3.10, which delivers retained
+    /// messages to exact subscriptions only, needs to hand a retained desired config over.
+    public var configStrayFilter: String { prefix + "/config/+/+/+/#" }
+
+    /// The filters of the config namespace the agent subscribes to, which no topic matches twice.
+    public var configFilters: [String] { [configSet, configKeySetFilter, configStrayFilter] }
     /// `P/command/+`: every ``Command``.
     public var commandFilter: String { prefix + "/command/+" }
     /// `P/calibration`: the calibration in force as JSON (`method` null for none), retained.
@@ -64,6 +77,11 @@ public struct Topics: Sendable, Hashable {
         let key = topic.dropFirst(head.count).dropLast("/set".count)
         guard !key.isEmpty, !key.contains("/") else { return nil }
         return String(key)
+    }
+
+    /// Whether `topic` lies under `P/config/` (`P/config` itself, the effective config, does not).
+    public func isUnderConfig(_ topic: String) -> Bool {
+        topic.hasPrefix(prefix + "/config/")
     }
 
     /// The name level of a `P/command/<name>` topic, or nil for any other topic. Any name, not

@@ -4,8 +4,9 @@ import Settings
 
 /// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.
 ///
-/// Topics are `<prefix>/<component>/plumb_<device_id>/<object_id>/config`; unique ids are
-/// `plumb_<device_id>_<object_id>`. The angle sensors' object ids carry the unit (see
+/// Topics are `<prefix>/<component>/plumb_<id>/<object_id>/config`, where `<id>` is the
+/// ``DiscoveryDevice/id`` (the device id, with the site in front under a site base topic); unique ids are
+/// `plumb_<id>_<object_id>`. The angle sensors' object ids carry the unit (see
 /// ``angleObjectID(_:unit:)``). Every entity carries the availability topic `P/status`
 /// (`online`/`offline`), the `device` block and the `origin` block, with full key names (no
 /// abbreviations), short entity names (Home Assistant prefixes the device name) and neither
@@ -59,7 +60,7 @@ public enum Discovery {
     /// - Parameters:
     ///   - prefix: the discovery prefix, `homeassistant` by default, without a trailing `/`.
     ///   - topics: the device's topics, `P = <base_topic>/<device_id>`.
-    ///   - device: the device id, version and optional configuration URL. A configuration URL that
+    ///   - device: the device's Home Assistant id, version and optional configuration URL. A configuration URL that
     ///     Home Assistant would refuse is left out, because Home Assistant drops the whole message
     ///     (every entity) over an invalid one.
     ///   - settings: the live settings in force.
@@ -68,53 +69,53 @@ public enum Discovery {
         let shared = sharedOptions(topics: topics, device: device, settings: settings)
         return entities(topics: topics, settings: settings).map { entity in
             var payload = entity.options.merging(shared) { own, _ in own }
-            payload["unique_id"] = .string(uniqueID(deviceID: device.id, objectID: entity.objectID))
+            payload["unique_id"] = .string(uniqueID(homeAssistantID: device.id, objectID: entity.objectID))
             return DiscoveryMessage(
-                topic: topic(prefix: prefix, component: entity.component, deviceID: device.id, objectID: entity.objectID),
+                topic: topic(prefix: prefix, component: entity.component, homeAssistantID: device.id, objectID: entity.objectID),
                 payload: JSONValue.object(payload).bytes
             )
         }
     }
 
-    /// The `<prefix>/+/plumb_<device_id>/+/config` filter that matches every discovery topic of
+    /// The `<prefix>/+/plumb_<id>/+/config` filter that matches every discovery topic of
     /// the device, including ones an older version published: subscribe to it, and clear each
     /// retained topic it delivers with an empty retained message (`plumb forget`).
-    public static func topicFilter(prefix: String, deviceID: String) -> String {
-        "\(prefix)/+/\(nodeID(deviceID: deviceID))/+/config"
+    public static func topicFilter(prefix: String, homeAssistantID: String) -> String {
+        "\(prefix)/+/\(nodeID(homeAssistantID: homeAssistantID))/+/config"
     }
 
     /// An empty retained message for every discovery topic this version publishes in any setting
     /// (the angle sensors in every unit, the vibration entities) and for the unit-less angle
     /// sensors of older versions: removes them all from Home Assistant without a subscription.
-    /// ``topicFilter(prefix:deviceID:)`` finds anything else an older version left.
-    public static func removals(prefix: String, deviceID: String) -> [DiscoveryMessage] {
+    /// ``topicFilter(prefix:homeAssistantID:)`` finds anything else an older version left.
+    public static func removals(prefix: String, homeAssistantID: String) -> [DiscoveryMessage] {
         // Only the angle sensors' object ids depend on the settings (on the unit), and which
         // entities exist on `vibration`; for the rest the defaults, with vibration on, give every topic.
         var defaults = LiveSettings()
         defaults.isVibrationEnabled = true
         let defaultAngles = Set(angleSensors.map { angleObjectID($0.0, unit: defaults.angleUnit) })
-        let others = entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: defaults)
+        let others = entities(topics: Topics(baseTopic: "plumb", deviceID: homeAssistantID), settings: defaults)
             .filter { !defaultAngles.contains($0.objectID) }
         var topicsToClear = others.map {
-            topic(prefix: prefix, component: $0.component, deviceID: deviceID, objectID: $0.objectID)
+            topic(prefix: prefix, component: $0.component, homeAssistantID: homeAssistantID, objectID: $0.objectID)
         }
         for unit in AngleUnit.allCases {
-            topicsToClear += angleSensors.map { angleTopic(prefix: prefix, deviceID: deviceID, objectID: angleObjectID($0.0, unit: unit)) }
+            topicsToClear += angleSensors.map { angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: angleObjectID($0.0, unit: unit)) }
         }
-        topicsToClear += legacyAngleObjectIDs.map { angleTopic(prefix: prefix, deviceID: deviceID, objectID: $0) }
+        topicsToClear += legacyAngleObjectIDs.map { angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: $0) }
         return topicsToClear.map { DiscoveryMessage(topic: $0, payload: []) }
     }
 
-    /// The ``removals(prefix:deviceID:)`` that `settings` do not publish: the angle sensors of the
+    /// The ``removals(prefix:homeAssistantID:)`` that `settings` do not publish: the angle sensors of the
     /// other units and of older versions, and the vibration entities while `vibration` is off.
     /// The agent sends them once per connect, so a sensor left retained by a run in another unit
     /// or with vibration on (or by an older version) disappears from Home Assistant instead of
     /// lingering unavailable beside the current ones.
-    public static func staleRemovals(prefix: String, deviceID: String, settings: LiveSettings) -> [DiscoveryMessage] {
-        let current = Set(entities(topics: Topics(baseTopic: "plumb", deviceID: deviceID), settings: settings).map {
-            topic(prefix: prefix, component: $0.component, deviceID: deviceID, objectID: $0.objectID)
+    public static func staleRemovals(prefix: String, homeAssistantID: String, settings: LiveSettings) -> [DiscoveryMessage] {
+        let current = Set(entities(topics: Topics(baseTopic: "plumb", deviceID: homeAssistantID), settings: settings).map {
+            topic(prefix: prefix, component: $0.component, homeAssistantID: homeAssistantID, objectID: $0.objectID)
         })
-        return removals(prefix: prefix, deviceID: deviceID).filter { !current.contains($0.topic) }
+        return removals(prefix: prefix, homeAssistantID: homeAssistantID).filter { !current.contains($0.topic) }
     }
 
     /// `tilt_deg`, `roll_mm_per_m`, …: an angle sensor's object id carries its unit, because each
@@ -132,28 +133,28 @@ public enum Discovery {
     /// The angle sensors' object ids before they carried the unit: cleared, never published.
     public static let legacyAngleObjectIDs = ["tilt", "roll", "pitch"]
 
-    /// `plumb_<device_id>_<object_id>`: the entity's `unique_id`, stable across restarts and
+    /// `plumb_<id>_<object_id>`: the entity's `unique_id`, stable across restarts and
     /// setting changes (the angle sensors' object ids follow the unit), so Home Assistant keeps
     /// its history and the user's customisations.
-    public static func uniqueID(deviceID: String, objectID: String) -> String {
-        nodeID(deviceID: deviceID) + "_" + objectID
+    public static func uniqueID(homeAssistantID: String, objectID: String) -> String {
+        nodeID(homeAssistantID: homeAssistantID) + "_" + objectID
     }
 
-    static func angleTopic(prefix: String, deviceID: String, objectID: String) -> String {
-        topic(prefix: prefix, component: "sensor", deviceID: deviceID, objectID: objectID)
+    static func angleTopic(prefix: String, homeAssistantID: String, objectID: String) -> String {
+        topic(prefix: prefix, component: "sensor", homeAssistantID: homeAssistantID, objectID: objectID)
     }
 
-    /// `plumb_<device_id>`: the node id in discovery topics and the device's identifier.
-    static func nodeID(deviceID: String) -> String { "plumb_" + deviceID }
+    /// `plumb_<id>`: the node id in discovery topics and the device's identifier.
+    static func nodeID(homeAssistantID: String) -> String { "plumb_" + homeAssistantID }
 
-    static func topic(prefix: String, component: String, deviceID: String, objectID: String) -> String {
-        "\(prefix)/\(component)/\(nodeID(deviceID: deviceID))/\(objectID)/config"
+    static func topic(prefix: String, component: String, homeAssistantID: String, objectID: String) -> String {
+        "\(prefix)/\(component)/\(nodeID(homeAssistantID: homeAssistantID))/\(objectID)/config"
     }
 
     /// Availability, device and origin: the same in every entity's config.
     static func sharedOptions(topics: Topics, device: DiscoveryDevice, settings: LiveSettings) -> [String: JSONValue] {
         var deviceBlock: [String: JSONValue] = [
-            "identifiers": .array([.string(nodeID(deviceID: device.id))]),
+            "identifiers": .array([.string(nodeID(homeAssistantID: device.id))]),
             "name": .string(settings.name),
             "model": .string(model),
             "manufacturer": .string(manufacturer),

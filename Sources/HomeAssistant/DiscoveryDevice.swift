@@ -1,6 +1,7 @@
 /// Who the device is, for the `device` block of every discovery message.
 public struct DiscoveryDevice: Sendable, Equatable {
-    /// The device id, `[a-z0-9_-]{1,64}` as the configuration validates it. It goes into every
+    /// The id Home Assistant knows the device by: ``homeAssistantID(deviceID:baseTopic:)``, the
+    /// device id, with the site in front when the base topic carries one. It goes into every
     /// discovery topic (`plumb_<id>`) and unique id, so it must not change for the life of the device.
     public var id: String
     /// Plumb's version: the `sw_version` of the device and origin blocks.
@@ -9,6 +10,24 @@ public struct DiscoveryDevice: Sendable, Equatable {
     /// `homeassistant://` with a host; nil, or a URL Home Assistant would refuse, leaves it out
     /// (see ``Discovery/messages(prefix:topics:device:settings:)``).
     public var configurationURL: String?
+
+    /// The ``id`` of device `deviceID` publishing under `baseTopic`: `<device_id>` under the
+    /// default `plumb`, and `<site>_<device_id>` under a base topic with a site path, where the
+    /// site is the base topic's levels after a leading `plumb` (all of them without one), joined
+    /// by `-`, with any character but `a-z`, `0-9` and `-` made a `-`: `plumb/hall-2` gives
+    /// `hall-2_press-1`, `plumb/Hall 2/line 1` gives `hall-2-line-1_press-1`.
+    ///
+    /// So two sites may each have a `press-1`: their entities' unique ids stay apart, and a fleet
+    /// shares one Home Assistant. The default base topic keeps the unique ids of a single site.
+    public static func homeAssistantID(deviceID: String, baseTopic: String) -> String {
+        var levels = baseTopic.split(separator: "/", omittingEmptySubsequences: true)
+        if levels.first == "plumb" { levels.removeFirst() }
+        guard !levels.isEmpty else { return deviceID }
+        let site = levels.map { level in
+            String(level.lowercased().map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" ? $0 : "-" })
+        }.joined(separator: "-")
+        return site + "_" + deviceID
+    }
 
     /// A device; `configurationURL` defaults to none.
     public init(id: String, version: String, configurationURL: String? = nil) {

@@ -10,13 +10,16 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure. Compare against the static members (`error.code == .noAcknowledge`).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Kind: String, Sendable {
-            case busNotFound, permissionDenied, noAcknowledge, busError, timedOut, busy
+            case busNotFound, adapterGone, permissionDenied, noAcknowledge, busError, timedOut, busy
             case unsupported, invalidRequest, other
         }
         fileprivate let kind: Kind
 
         /// The bus device file does not exist: I²C is not enabled, or the number is wrong.
         public static let busNotFound = Code(kind: .busNotFound)
+        /// The adapter went away while in use: `ENODEV` on an open descriptor, or its device file
+        /// gone after it had been opened. It was unplugged, or its driver unloaded.
+        public static let adapterGone = Code(kind: .adapterGone)
         /// The process may not open the bus device file.
         public static let permissionDenied = Code(kind: .permissionDenied)
         /// No device acknowledged its address (`ENXIO`, or `EREMOTEIO` on a Pi).
@@ -61,6 +64,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(errno value: Int32, bus: String, address: I2CAddress?, operation: String) {
         let code: Code
         switch value {
+        // ENODEV on a descriptor that was open: the adapter behind it was removed.
+        case ENODEV where operation != Self.openOperation: code = .adapterGone
         case ENOENT, ENODEV: code = .busNotFound
         case EACCES, EPERM: code = .permissionDenied
         case ENXIO, EREMOTEIO: code = .noAcknowledge
@@ -74,6 +79,17 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(code: code, bus: bus, address: address, errno: value, operation: operation)
     }
 
+    /// The ``operation`` of a failed `open(2)` of the bus device file.
+    public static let openOperation = "open"
+
+    /// This failure to open the bus again after it had been open: a bus that is not found now
+    /// existed before, so its adapter went away (``Code/adapterGone``) rather than I²C never
+    /// being enabled. Any other failure is returned unchanged.
+    public func reopening() -> I2CError {
+        guard code == .busNotFound else { return self }
+        return I2CError(code: .adapterGone, bus: bus, address: address, errno: errno, operation: operation)
+    }
+
     /// One paragraph: the failure, then what to do.
     public var description: String {
         let at = address.map { " at \($0)" } ?? ""
@@ -83,6 +99,9 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busNotFound:
             return "\(bus) does not exist\(cause). Enable I²C: run `sudo raspi-config` → Interface Options → I2C, "
                 + "or add `dtparam=i2c_arm=on` to /boot/firmware/config.txt and reboot. `ls /dev/i2c-*` lists the buses."
+        case .adapterGone:
+            return "the I²C adapter behind \(bus) went away during \(operation)\(cause): it was unplugged or its driver "
+                + "was unloaded. Reconnect it (or reload its driver); `ls /dev/i2c-*` lists the buses there are now."
         case .permissionDenied:
             return "permission denied opening \(bus)\(cause). Add the user to the i2c group "
                 + "(`sudo usermod -aG i2c $USER`, then log in again) or run as root."

@@ -95,7 +95,7 @@ public final class LinuxI2CBus: I2CBus {
         self.path = path
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw I2CError(errno: errno, bus: path, address: nil, operation: "open")
+            throw I2CError(errno: errno, bus: path, address: nil, operation: I2CError.openOperation)
         }
         var funcs: UInt = 0
         guard plumb_i2c_funcs(descriptor, &funcs) == 0 else {

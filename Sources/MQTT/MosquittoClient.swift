@@ -15,8 +15,9 @@
 ///   ``MQTTEvent/connectionFailed(_:)`` event, including bad credentials and TLS failures, which
 ///   are retried too (the broker's configuration may be fixed while we wait).
 /// - Subscriptions are re-sent on every connect, before ``MQTTEvent/connected(_:)`` is delivered.
-/// - An MQTT 5 attempt refused with "unsupported protocol version" is retried at once with 3.1.1,
-///   which is then kept for the life of the client.
+/// - An MQTT 5 attempt refused with "unsupported protocol version", or closed by the broker
+///   without any CONNACK (RabbitMQ before 3.13), is retried at once with 3.1.1, which is then kept
+///   for the life of the client once it connects.
 /// - Nothing is queued while disconnected: ``publish(_:payload:qos:retain:properties:)`` throws
 ///   ``MQTTError/Code/noConnection``.
 /// - Releasing the client without ``disconnect()`` also disconnects cleanly, in the background.

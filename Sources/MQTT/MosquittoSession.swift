@@ -44,6 +44,8 @@ final class MosquittoSession: @unchecked Sendable {
         var dropRequested = false
         /// The protocol of the current (or next) attempt; becomes 3.1.1 after a fallback.
         var version: MQTTProtocolVersion
+        /// The fallback came from an MQTT 5 CONNECT closed without a CONNACK (not from 0x84).
+        var fellBackUnanswered = false
         /// True between a successful CONNACK and the loss of that connection.
         var connected = false
         var subscriptions: [(filter: String, qos: MQTTQoS)] = []
@@ -247,12 +249,28 @@ final class MosquittoSession: @unchecked Sendable {
         var rc = mosquitto_connect_bind_v5(handle, configuration.host, Int32(configuration.port),
                                            Int32(configuration.keepAlive), nil, properties)
         var failure = (rc: rc, errno: errno)
-        if rc == MOSQ_ERR_SUCCESS.rawValue {
+        let reachedBroker = rc == MOSQ_ERR_SUCCESS.rawValue
+        if reachedBroker {
             failure = pump(handle)
             rc = failure.rc
         }
         let attempt = state.withLock { (state) -> Attempt in
             state.connected = false
+            // RabbitMQ before 3.13 cannot parse an MQTT 5 CONNECT and closes the socket without a
+            // CONNACK, where a 3.1.1 broker would refuse with 0x84. Try 3.1.1 next; should that
+            // be closed unanswered too, the protocol was not the cause: go back to MQTT 5.
+            let unanswered = reachedBroker && !state.attempt.everConnected && !state.attempt.reported
+                && state.attempt.tlsDetail == nil
+                && (state.attempt.disconnect?.rc ?? rc) == MOSQ_ERR_CONN_LOST.rawValue
+            if unanswered, state.version == .v5 {
+                state.attempt.fallbackToV311 = true
+                state.fellBackUnanswered = true
+            } else if unanswered, state.fellBackUnanswered {
+                state.version = configuration.protocolVersion
+                state.fellBackUnanswered = false
+            } else if state.attempt.everConnected {
+                state.fellBackUnanswered = false
+            }
             if state.attempt.fallbackToV311 { state.version = .v311 }
             return state.attempt
         }

@@ -37,8 +37,10 @@ struct ForgetCommand: Subcommand {
         let configuration = try ConfigurationLoading(explicitPath: parsed.string("--config"), overrides: overrides)
             .loadForCommand()
         let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
+        let homeAssistantID = DiscoveryDevice.homeAssistantID(deviceID: configuration.device.id,
+                                                              baseTopic: configuration.mqtt.baseTopic)
         let filters = [topics.prefix + "/#", Discovery.topicFilter(prefix: configuration.mqtt.discoveryPrefix,
-                                                                   deviceID: configuration.device.id)]
+                                                                   homeAssistantID: homeAssistantID)]
         let connection = AgentRunner.brokerConnection(configuration, clientID: "plumb-forget-\(getpid())", will: nil)
         let force = parsed.has("--force")
 

@@ -50,10 +50,9 @@ struct RunCommand: Subcommand {
             let chip = (simulation ?? SimulationOptions()).makeChip(address: sensor.address)
             makeChip = { ADXL345(bus: chip, address: sensor.address) }
         case .adxl345:
-            makeChip = {
-                let bus = try LinuxI2CBus(path: sensor.bus)
-                return ADXL345(bus: bus, address: sensor.address)
-            }
+            // One opener for the whole run: it tells a bus that went away from one never there.
+            let opener = LinuxI2CBusOpener(path: sensor.bus)
+            makeChip = { ADXL345(bus: try opener.open(), address: sensor.address) }
         }
         let log = AgentLog(level: LogLevel(name: configuration.logLevel.rawValue) ?? .info)
         let runner = AgentRunner(configuration: configuration, makeChip: makeChip, reloadConfiguration: loading.load,

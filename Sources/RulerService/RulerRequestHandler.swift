@@ -1,11 +1,12 @@
 import Contract
-import FoundationEssentials
+import StrictJSON
 
 /// Answers ruler-service requests: JSON request bytes in, a reply out. Pure: no I/O, no clock;
 /// the agent passes in the current reading.
 ///
-/// Every payload gets a reply: empty, not JSON, not an object, too large, or for an unknown
-/// service, it is an error saying what to send instead. The request's `transaction` string is
+/// Every payload gets a reply: empty, not strict JSON (`StrictJSON`: the reply names the
+/// problem, its line and column), not an object, too large, or for an unknown service, it is an
+/// error saying what to send instead. The request's `transaction` string is
 /// echoed whenever the payload could be read.
 public struct RulerRequestHandler: Sendable {
     /// The largest payload read; a larger one is answered `too_large` without being parsed.
@@ -54,14 +55,13 @@ public struct RulerRequestHandler: Sendable {
     }
 
     /// Only the echoed transaction, cheaply, for `busy` replies to a flood: nil when the payload
-    /// is too large, not a JSON object, or has no `transaction` string.
+    /// is too large, not a strict JSON object (as ``reply(service:payload:reading:)`` reads it),
+    /// or has no `transaction` string.
     public static func transaction(in payload: [UInt8]) -> String? {
-        guard payload.count <= maximumPayloadBytes else { return nil }
-        // Decoding into this struct reads no other value into Swift types.
-        struct TransactionOnly: Decodable {
-            var transaction: String?
-        }
-        return (try? JSONDecoder().decode(TransactionOnly.self, from: Data(payload)))?.transaction
+        guard payload.count <= maximumPayloadBytes,
+              case .object(let object)? = try? StrictJSON.parse(payload, allowingScalars: false),
+              case .string(let transaction)? = object["transaction"] else { return nil }
+        return transaction
     }
 
     private func answer(service: RulerServiceName, object: [String: JSONValue],
@@ -74,17 +74,16 @@ public struct RulerRequestHandler: Sendable {
         }
     }
 
+    /// The payload as strict JSON (RFC 8259: no trailing commas, comments, NaN, duplicate keys,
+    /// `\u0000` or trailing garbage), or what is wrong with it and where.
     private static func decode(_ payload: [UInt8]) -> Result<JSONValue, RequestFailure> {
         guard payload.contains(where: { !Self.isJSONWhitespace($0) }) else {
             return .failure(.badRequest("the payload is empty"))
         }
         do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: Data(payload)))
-        } catch DecodingError.dataCorrupted {
-            return .failure(.badRequest("the payload is not valid JSON"))
+            return .success(try StrictJSON.parse(payload, allowingScalars: true))
         } catch {
-            // JSONValue reads any valid JSON except a number beyond a Double's range.
-            return .failure(.badRequest("the payload has a number too large to read"))
+            return .failure(.badRequest("the payload is \(error)"))
         }
     }
 

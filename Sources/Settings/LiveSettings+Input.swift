@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import PlumbDomain
+import StrictJSON
 import Vibration
 
 /// One value for a live key, as it arrived, before the key decides what it means.
@@ -61,27 +62,29 @@ extension LiveSettings {
     /// unit (`"0.5 mm/s"`, `"0.02 g"`); `vibration` a JSON boolean; the other numeric keys a
     /// JSON number; the rest a string.
     ///
-    /// - Throws: ``SettingsRejection`` for a payload over 64 KiB, text that is not JSON, JSON
-    ///   that is not an object, an unknown key (never ignored; the message lists the valid
+    /// The payload must be strict RFC 8259 JSON (`StrictJSON`): a trailing comma, a comment,
+    /// `NaN`, a leading zero, single quotes, invalid UTF-8, `\u0000` in a string, the same key
+    /// twice, or anything after the object rejects the whole message, the reason naming the
+    /// problem and its line and column.
+    ///
+    /// - Throws: ``SettingsRejection`` for a payload over 64 KiB, text that is not strict JSON,
+    ///   JSON that is not an object, an unknown key (never ignored; the message lists the valid
     ///   ones), a wrong type (a boolean or a string for a number), a non-finite number, a value
     ///   out of its ``rules``, and a broken combination (see ``rules``).
     public func applying(json payload: [UInt8]) throws(SettingsRejection) -> LiveSettings {
         try Self.checkSize(payload)
-        let object: [String: JSONValue]
+        let value: JSONValue
         do {
-            let value = try JSONDecoder().decode(JSONValue.self, from: Data(payload))
-            guard case .object(let members) = value else {
-                throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
-                    "a config message is a JSON object of settings, such as {\"level_tolerance\": 0.1},"
-                    + " not \(value.kindDescription); to set one key alone, publish the bare value to"
-                    + " P/config/<key>/set.")
-            }
-            object = members
-        } catch let rejection as SettingsRejection {
-            throw rejection
+            value = try StrictJSON.parse(payload, allowingScalars: true)
         } catch {
             throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
-                "the message is not valid JSON; send a JSON object such as {\"level_tolerance\": 0.1}.")
+                "the message is \(error); nothing was applied. Send one JSON object such as {\"level_tolerance\": 0.1}.")
+        }
+        guard case .object(let object) = value else {
+            throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
+                "a config message is a JSON object of settings, such as {\"level_tolerance\": 0.1},"
+                + " not \(value.kindDescription); to set one key alone, publish the bare value to"
+                + " P/config/<key>/set.")
         }
         let unknown = object.keys.filter { LiveKey(rawValue: $0) == nil }.sorted()
         if let first = unknown.first {
@@ -102,7 +105,9 @@ extension LiveSettings {
     }
 
     /// These settings with one `P/config/<key>/set` value applied: the bare value as text
-    /// (`0.25`, `mm_per_m`, `1.5 mm/m`, `flat`, `true`), with or without JSON quotes.
+    /// (`0.25`, `mm_per_m`, `1.5 mm/m`, `flat`, `true`), with or without JSON quotes. A value
+    /// that starts with a quote must be one strict JSON string (`"flat"`, `"1.5 mm\/m"`), with
+    /// nothing after it and no `\u0000`.
     ///
     /// - Throws: ``SettingsRejection`` for an unknown key (the message lists the valid ones), a
     ///   payload over 64 KiB or not UTF-8, an invalid value, or a broken combination.
@@ -117,9 +122,16 @@ extension LiveSettings {
         }
         var value = String(text.trimmingWhitespace)
         if value.hasPrefix("\"") {
-            guard let unquoted = try? JSONDecoder().decode(String.self, from: Data(value.utf8)) else {
+            let quoted: JSONValue
+            do {
+                quoted = try StrictJSON.parse(value.utf8, allowingScalars: true)
+            } catch {
                 throw SettingsRejection(liveKey, value: value, reason:
-                    "the value starts with a quote but is not a valid JSON string; send it bare or as \"…\".")
+                    "the value starts with a quote but is \(error); send it bare or as one JSON string \"…\".")
+            }
+            guard case .string(let unquoted) = quoted else {
+                throw SettingsRejection(liveKey, value: value, reason:
+                    "the value starts with a quote but is not a JSON string; send it bare or as one JSON string \"…\".")
             }
             value = unquoted
         }

@@ -42,7 +42,7 @@ enum BrokerConfiguration {
         return text
     }
 
-    private static func currentUserName() -> String {
+    static func currentUserName() -> String {
         guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return "root" }
         return String(cString: name)
     }

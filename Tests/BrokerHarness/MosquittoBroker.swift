@@ -115,6 +115,53 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
     }
 
+    /// What a caller's own config is rendered from: the free port chosen, and the broker's private
+    /// directory (for its log, its database and any file the config names).
+    public struct Placement: Sendable {
+        public let port: Int
+        public let directory: String
+        /// The user mosquitto must stay (`user <name>`): started as root it would otherwise switch
+        /// to `mosquitto` and could not write to the directory.
+        public let user: String
+    }
+
+    /// Starts mosquitto with a config of the caller's, such as a deploy example with its
+    /// addresses and paths changed: `render` writes files it needs into the directory and returns
+    /// the config's text. The harness adds nothing to it, so the config must set `user`, a
+    /// listener on `127.0.0.1:<port>`, and its log (`log_dest file <directory>/mosquitto.log`) for
+    /// failure messages and ``waitForLog(containing:timeout:)``.
+    /// - Parameter tls: whether the listener is TLS, for ``url`` (the certificates are the shared
+    ///   ``TestCertificates``).
+    public static func start(tls: Bool = false, rendering render: (Placement) throws -> String) throws -> MosquittoBroker {
+        let directory = try makeTemporaryDirectory(prefix: "plumb-broker")
+        do {
+            let certificates = tls ? try TestCertificates.shared() : nil
+            let configFile = "\(directory)/mosquitto.conf"
+            var failures: [String] = []
+            for _ in 0..<5 {
+                let port = try freeLoopbackPort()
+                let text = try render(Placement(port: port, directory: directory, user: BrokerConfiguration.currentUserName()))
+                try text.write(toFile: configFile, atomically: true, encoding: .utf8)
+                switch try launch(configFile: configFile, directory: directory, port: port) {
+                case .running(let process):
+                    return MosquittoBroker(port: port, options: Options(tls: tls), directory: directory,
+                                           configFile: configFile, certificates: certificates, process: process)
+                case .portTaken(let log):
+                    failures.append(log)
+                }
+            }
+            throw BrokerHarnessError("mosquitto found its port taken five times in a row:\n\(failures.joined())")
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// Writes a mosquitto password file of `users` (name → password) into `directory`.
+    public static func passwordFile(_ users: [String: String], in directory: String) throws -> String {
+        try writePasswordFile(users, in: directory)
+    }
+
     /// Whether the mosquitto process is alive.
     public var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
 

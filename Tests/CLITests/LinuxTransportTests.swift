@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import Testing
 
@@ -273,5 +274,60 @@ struct LinuxTransportTests {
         #expect(tooFast.stderr.contains("above the 800 Hz"))
         let fine = try await run(["read", "--bus", "BUS", "--rate", "200", "--average", "4"], fake)
         #expect(fine.stderr.isEmpty)
+    }
+}
+
+/// An adapter that goes away while in use (a USB I²C adapter unplugged, its driver unloaded):
+/// the kernel answers ENODEV on the open descriptor, then the device file is gone.
+@Suite("An I²C adapter that goes away")
+struct AdapterGoneTests {
+    @Test func aCommandSaysTheAdapterWentAwayNotToEnableI2C() async throws {
+        let fake = try FakeI2CDev(.init(fault: .goneAfter(20)))
+        let outcome = try await PlumbProcess.run(["read", "--bus", fake.devicePath, "--count", "100", "--average", "8"],
+                                                 environment: fake.variables)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("the I²C adapter behind \(fake.devicePath) went away"), "\(outcome)")
+        #expect(outcome.stderr.contains("ENODEV"), "\(outcome)")
+        #expect(!outcome.stderr.contains("raspi-config"), "\(outcome)")
+    }
+
+    /// The agent reports it once, waits, and each reopen (the node gone: ENOENT) is the same
+    /// story, never "does not exist … enable I²C", which is for a bus that was never there.
+    @Test func theAgentSaysItWentAwayAndWaitsForIt() async throws {
+        let fake = try FakeI2CDev(.init(fault: .goneAfter(40)))
+        let broker = try MosquittoBroker.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-gone-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "log_level: debug\nsensor:\n  kind: adxl345\n  bus: \(fake.devicePath)\n".write(toFile: directory + "/plumb.yaml", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = PlumbProcess.binary
+        process.arguments = ["run", "--config", directory + "/plumb.yaml", "--broker", broker.url,
+                             "--device-id", "gone", "--state-dir", directory + "/state"]
+        process.environment = ProcessInfo.processInfo.environment.merging(fake.variables) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let reopened = "sensor still faulty: the I²C adapter behind \(fake.devicePath) went away during open (ENOENT)"
+        let text = await offThePool {
+            // Read until the first reopen has been refused (the first retry is within 2 s), then stop.
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            let handle = errors.fileHandleForReading
+            while !text.contains(reopened), Date() < deadline {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            kill(process.processIdentifier, SIGTERM)
+            text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            return text
+        }
+        #expect(text.contains("<3>plumb: sensor fault: the I²C adapter behind \(fake.devicePath) went away"), "\(text)")
+        #expect(text.contains("Plumb waits for the sensor"), "\(text)")
+        #expect(text.contains(reopened), "\(text)")
+        #expect(!text.contains("raspi-config") && !text.contains("does not exist"), "\(text)")
     }
 }

@@ -48,7 +48,7 @@ struct CalibrationRecordTests {
     }
 
     @Test("A damaged file is moved aside with a warning that says why", arguments: [
-        ("{not json", "not valid JSON"),
+        ("{not json", "not JSON (line 1, column 4)"),
         (#"{"format":2}"#, "format"),
         ("IMPLAUSIBLE", "implausible"),
         ("UNKNOWN-METHOD", "method"),

@@ -195,8 +195,9 @@ struct LiveSettingsJSONTests {
     }
 
     @Test("Payloads that are not a JSON object are refused as a whole", arguments: [
-        ("not json", "not valid JSON"), ("", "not valid JSON"), ("[1, 2]", "not a list"), ("0.25", "not the number"),
-        ("\"flat\"", "P/config/<key>/set"), ("null", "JSON object"), ("{\"a\": 1", "not valid JSON"),
+        ("not json", "the message is not JSON (line 1, column 3)"), ("", "nothing but whitespace"),
+        ("[1, 2]", "not a list"), ("0.25", "not the number"), ("\"flat\"", "P/config/<key>/set"), ("null", "JSON object"),
+        ("{\"a\": 1", "it ends before the value is complete"),
     ])
     func notAnObject(payload: String, reason: String) throws {
         let rejection = try #require(rejected(payload))

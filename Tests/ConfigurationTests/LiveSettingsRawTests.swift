@@ -56,7 +56,7 @@ struct LiveSettingsRawTests {
         ("heartbeat_s", "0", "out of range"),
         ("name", "", "cannot be empty"),
         ("name", "\"\"", "cannot be empty"),
-        ("name", "\"unterminated", "not a valid JSON string"),
+        ("name", "\"unterminated", "starts with a quote but is not JSON (line 1, column 13): it ends before"),
     ])
     func invalidRawValues(key: String, raw: String, reason: String) throws {
         let rejection = try #require(rawRejection(key, raw))

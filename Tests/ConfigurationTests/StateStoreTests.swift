@@ -77,8 +77,9 @@ struct StateStoreTests {
     }
 
     @Test("Corrupt settings are set aside with a warning saying where; the zero still loads", arguments: [
-        ("{not json", "not valid JSON"),
-        ("", "not valid JSON"),
+        ("{not json", "not JSON (line 1, column 4): string or '}' expected near 'not'"),
+        ("", "not JSON (line 1, column 0): there is nothing but whitespace"),
+        ("{\"format\": 1, \"settings\": {},}", "not JSON (line 1, column 30): a comma before a closing bracket"),
         (#"{"format": 1}"#, "\"settings\" is missing"),
         (#"{"format": 2, "settings": {}}"#, "\"angle_unit\" is missing"),
     ])

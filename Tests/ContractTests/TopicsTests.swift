@@ -11,6 +11,10 @@ struct TopicsTests {
             == ["status", "state", "level", "event", "config", "health", "bubble", "calibration"].map { "plumb/bench/" + $0 })
         #expect(topics.configSet == "plumb/bench/config/set")
         #expect(topics.configKeySetFilter == "plumb/bench/config/+/set")
+        #expect(topics.configStrayFilter == "plumb/bench/config/+/+/+/#")
+        #expect(topics.configFilters == ["plumb/bench/config/set", "plumb/bench/config/+/set", "plumb/bench/config/+/+/+/#"])
+        #expect(topics.isUnderConfig("plumb/bench/config//set") && topics.isUnderConfig("plumb/bench/config/a/b/set"))
+        #expect(!topics.isUnderConfig("plumb/bench/config") && !topics.isUnderConfig("plumb/bench/configx/set"))
         #expect(topics.commandFilter == "plumb/bench/command/+")
         #expect(topics.requestFilter == "plumb/bench/request/+")
     }

@@ -167,7 +167,7 @@ struct DiscoveryTests {
 
     @Test("The topic filter matches every discovery topic of the device and nothing of another")
     func topicFilter() throws {
-        let filter = Discovery.topicFilter(prefix: "homeassistant", deviceID: "lathe-3")
+        let filter = Discovery.topicFilter(prefix: "homeassistant", homeAssistantID: "lathe-3")
         #expect(filter == "homeassistant/+/plumb_lathe-3/+/config")
         for unit in AngleUnit.allCases {
             for message in Fixture.messages(settings: try Fixture.settings(unit: unit, mount: "y,x,-z")) {
@@ -177,17 +177,17 @@ struct DiscoveryTests {
         let others = Discovery.messages(prefix: "homeassistant", topics: Topics(baseTopic: "plumb", deviceID: "lathe-30"),
                                         device: DiscoveryDevice(id: "lathe-30", version: "1"), settings: try Fixture.settings())
         #expect(others.allSatisfy { !topic($0.topic, matches: filter) })
-        let custom = Discovery.topicFilter(prefix: "ha/discovery", deviceID: "a")
+        let custom = Discovery.topicFilter(prefix: "ha/discovery", homeAssistantID: "a")
         #expect(topic("ha/discovery/sensor/plumb_a/tilt_deg/config", matches: custom))
         #expect(!topic("homeassistant/sensor/plumb_a/tilt_deg/config", matches: custom))
-        for removal in Discovery.removals(prefix: "homeassistant", deviceID: "lathe-3") {
+        for removal in Discovery.removals(prefix: "homeassistant", homeAssistantID: "lathe-3") {
             #expect(topic(removal.topic, matches: filter), "\(removal.topic)")
         }
     }
 
     @Test("Removals are an empty message on every discovery topic, in every unit and of older versions")
     func removals() throws {
-        let removals = Discovery.removals(prefix: "homeassistant", deviceID: "lathe-3")
+        let removals = Discovery.removals(prefix: "homeassistant", homeAssistantID: "lathe-3")
         #expect(removals.allSatisfy { $0.payload.isEmpty })
         var expected = Set<String>()
         for unit in AngleUnit.allCases {
@@ -206,7 +206,7 @@ struct DiscoveryTests {
           arguments: AngleUnit.allCases)
     func staleRemovals(unit: AngleUnit) throws {
         let settings = try Fixture.settings(unit: unit)
-        let stale = Discovery.staleRemovals(prefix: "homeassistant", deviceID: "lathe-3", settings: settings)
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3", settings: settings)
         #expect(stale.allSatisfy { $0.payload.isEmpty })
         let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
         var expected: Set<String> = ["tilt", "roll", "pitch"]
@@ -222,12 +222,50 @@ struct DiscoveryTests {
     @Test("With vibration off, stale removals also clear the vibration entities a run with it on left")
     func staleRemovalsWithVibrationOff() throws {
         let off = try Fixture.settings(#"{"vibration": false}"#)
-        let stale = Discovery.staleRemovals(prefix: "homeassistant", deviceID: "lathe-3", settings: off)
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3", settings: off)
         let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
         #expect(objects.isSuperset(of: Self.vibrationOnly))
         #expect(stale.count == 12 + Self.vibrationOnly.count)
         #expect(!objects.contains("vibration"), "the switch stays, to turn vibration on again")
         let published = Set(Fixture.messages(settings: off).map(\.topic))
         #expect(stale.allSatisfy { !published.contains($0.topic) })
+    }
+}
+
+/// Sites: `base_topic: plumb/hall-2` puts the site in front of the device id in discovery, so the
+/// same device id at two sites gives two devices in one Home Assistant.
+@Suite("Discovery across sites")
+struct DiscoverySiteTests {
+    @Test(arguments: [
+        ("plumb", "press-1", "press-1"),
+        ("plumb/hall-2", "press-1", "hall-2_press-1"),
+        ("plumb/Hall 2/line_1", "press-1", "hall-2-line-1_press-1"),
+        ("factory", "press-1", "factory_press-1"),
+        ("factory/hall-2", "p", "factory-hall-2_p"),
+    ])
+    func theSiteGoesInFrontOfTheDeviceID(baseTopic: String, deviceID: String, expected: String) {
+        #expect(DiscoveryDevice.homeAssistantID(deviceID: deviceID, baseTopic: baseTopic) == expected)
+    }
+
+    @Test func twoSitesWithTheSameDeviceIDShareNoTopicOrUniqueID() throws {
+        func messages(_ base: String) -> [DiscoveryMessage] {
+            let topics = Topics(baseTopic: base, deviceID: "press-1")
+            let device = DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(deviceID: "press-1", baseTopic: base), version: "t")
+            return Discovery.messages(prefix: "homeassistant", topics: topics, device: device, settings: LiveSettings())
+        }
+        let one = messages("plumb/hall-1"), two = messages("plumb/hall-2")
+        #expect(Set(one.map(\.topic)).isDisjoint(with: two.map(\.topic)))
+        func uniqueIDs(_ list: [DiscoveryMessage]) throws -> Set<String> {
+            Set(try list.map { message in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+                return try #require(object["unique_id"] as? String)
+            })
+        }
+        #expect(try uniqueIDs(one).isDisjoint(with: uniqueIDs(two)))
+        #expect(one.allSatisfy { $0.topic.contains("/plumb_hall-1_press-1/") })
+        // Each device's state topic is its own site's.
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(two[0].payload)) as? [String: Any])
+        #expect((state["availability"] as? [[String: Any]])?.first?["topic"] as? String == "plumb/hall-2/press-1/status"
+                || (state["availability_topic"] as? String) == "plumb/hall-2/press-1/status", "\(state)")
     }
 }

@@ -10,14 +10,15 @@ struct HandlerTests {
           arguments: [
               ("", "the payload is empty; send a JSON object such as {\"length\":30,\"unit\":\"cm\"}"),
               (" \n\t", "the payload is empty"),
-              ("length=30", "the payload is not valid JSON; send a JSON object such as"),
-              ("{\"length\":30", "the payload is not valid JSON"),
+              ("length=30", "the payload is not JSON (line 1, column 6): invalid token near 'length'; check the JSON's"
+                  + " syntax; send a JSON object such as"),
+              ("{\"length\":30", "the payload is not JSON (line 1, column 12): it ends before the value is complete"),
               ("[30,\"cm\"]", "the payload must be a JSON object, such as {\"length\":30,\"unit\":\"cm\"}"),
               ("30", "the payload must be a JSON object"),
               ("\"30cm\"", "the payload must be a JSON object"),
               ("null", "the payload must be a JSON object"),
-              ("{\"length\":1e400,\"unit\":\"cm\"}", "a number too large to read"),
-              (String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000), "send a JSON object"),
+              ("{\"length\":1e400,\"unit\":\"cm\"}", "a number is out of range"),
+              (String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000), "nested more than 64 deep"),
               ("{\"length\":30,\"unit\":\"cm\",\"transaction\":5}", "\"transaction\" must be a string"),
           ])
     func malformed(text: String, message: String) throws {

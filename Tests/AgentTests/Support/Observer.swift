@@ -14,14 +14,19 @@ final class Observer: Sendable {
 
     /// - Parameter persistentSession: keep the session (and QoS 1 messages queued for it) across
     ///   a broker restart, given a broker with persistence.
+    /// - Parameters:
+    ///   - login: a user name and password, for a broker with a password file.
+    ///   - caFile: the CA to trust, for a TLS broker.
     init(port: Int, filter: String = "plumb/#", persistentSession: Bool = false,
-         version: MQTTProtocolVersion? = nil) async throws {
+         version: MQTTProtocolVersion? = nil, login: (user: String, password: String)? = nil,
+         caFile: String? = nil, reconnectDelay: MQTTConfiguration.ReconnectDelay = .init()) async throws {
         client = MosquittoClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "observer-" + UUID().uuidString.prefix(8),
-            cleanSession: !persistentSession,
+            cleanSession: !persistentSession, username: login?.user, password: login?.password,
+            tls: caFile.map { MQTTConfiguration.TLS(caFile: $0) },
             // MQTT 5 ends even a non-clean session at disconnect unless a session expiry is sent;
             // 3.1.1 keeps it, which is what a persistent observer needs.
-            protocolVersion: version ?? (persistentSession ? .v311 : .v5)))
+            protocolVersion: version ?? (persistentSession ? .v311 : .v5), reconnectDelay: reconnectDelay))
         try client.subscribe([filter], qos: .atLeastOnce)
         let events = client.events
         let received = received
@@ -112,8 +117,9 @@ final class Observer: Sendable {
 
     /// What the broker holds retained under `filter`: a fresh subscriber's view, collected for
     /// a second after it connects.
-    static func retained(port: Int, filter: String) async throws -> [MQTTMessage] {
-        let fresh = try await Observer(port: port, filter: filter)
+    static func retained(port: Int, filter: String, login: (user: String, password: String)? = nil,
+                         caFile: String? = nil) async throws -> [MQTTMessage] {
+        let fresh = try await Observer(port: port, filter: filter, login: login, caFile: caFile)
         try await Task.sleep(for: .seconds(1))
         await fresh.stop()
         return fresh.messages.filter(\.retain)

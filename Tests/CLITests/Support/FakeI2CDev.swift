@@ -110,6 +110,9 @@ struct FakeI2CDev: Sendable {
         case eio
         /// The first `n` transfers behave normally, every later one fails with `EIO`.
         case eioAfter(Int)
+        /// The adapter is unplugged after `n` transfers: every later one fails with `ENODEV`,
+        /// and opening the device fails with `ENOENT` (the node is gone).
+        case goneAfter(Int)
 
         /// The `PLUMB_FAKE_I2C_FAULT` value.
         var environmentValue: String {
@@ -117,6 +120,7 @@ struct FakeI2CDev: Sendable {
             case .nack: "nack"
             case .eio: "eio"
             case .eioAfter(let count): "eio-after:\(count)"
+            case .goneAfter(let count): "gone-after:\(count)"
             }
         }
     }

@@ -4,6 +4,10 @@ import Foundation
 /// an MQTT 5 CONNECT with the 3.1.1 CONNACK "unacceptable protocol version" (0x20 0x02 0x00 0x01)
 /// and closes, and accepts a 3.1.1 CONNECT (0x20 0x02 0x00 0x00). It records the protocol level
 /// of every CONNECT. Loopback only.
+///
+/// ``Unanswered`` makes it close some CONNECTs without any CONNACK instead: `.mqtt5` plays
+/// RabbitMQ before 3.13, which cannot parse an MQTT 5 CONNECT; `.every` a broker that drops
+/// every client whatever its protocol.
 final class FakeV311Broker: @unchecked Sendable {
     // @unchecked Sendable: `levels` is only touched with `lock` held; `listener` is a `let`.
     let port: Int
@@ -11,8 +15,13 @@ final class FakeV311Broker: @unchecked Sendable {
     private let lock = NSLock()
     private var levels: [UInt8] = []
     private var clients: [Int32] = []
+    private let unanswered: Unanswered?
 
-    init() throws {
+    /// Which CONNECTs are closed without a CONNACK.
+    enum Unanswered { case mqtt5, every }
+
+    init(unanswered: Unanswered? = nil) throws {
+        self.unanswered = unanswered
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -58,6 +67,11 @@ final class FakeV311Broker: @unchecked Sendable {
               let body = readBytes(client, length), body.count >= 7 else { return }
         let level = body[6]
         lock.withLock { levels.append(level) }
+        switch unanswered {
+        case .every: return
+        case .mqtt5 where level == 5: return
+        default: break
+        }
         // CONNACK, remaining length 2, no session present, then the 3.1.1 return code.
         let connack: [UInt8] = [0x20, 0x02, 0x00, level == 5 ? 0x01 : 0x00]
         _ = send(client, connack, connack.count, 0)

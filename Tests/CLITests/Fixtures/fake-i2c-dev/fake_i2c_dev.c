@@ -115,7 +115,7 @@ static ioctl_fn real_ioctl;
 /* Configuration (written once under pthread_once, read-only afterwards)                       */
 /* ------------------------------------------------------------------------------------------ */
 
-enum fault_mode { FAULT_NONE, FAULT_NACK, FAULT_EIO, FAULT_EIO_AFTER };
+enum fault_mode { FAULT_NONE, FAULT_NACK, FAULT_EIO, FAULT_EIO_AFTER, FAULT_GONE_AFTER };
 enum fifo_model { FIFO_FIXED, FIFO_TIMED };
 
 static struct {
@@ -130,7 +130,7 @@ static struct {
     uint8_t devid;               /* DEVID register */
     uint8_t data[6];             /* DATAX0..DATAZ1 */
     enum fault_mode fault;
-    unsigned long fault_after;   /* FAULT_EIO_AFTER: transfers that still succeed */
+    unsigned long fault_after;   /* FAULT_EIO_AFTER, FAULT_GONE_AFTER: transfers that still succeed */
     enum fifo_model fifo;        /* FIFO_STATUS fixed at 8, or a FIFO filled in real time */
     int one_read_last;           /* I2C_RDWR takes one read message, last (as i2c-bcm2835) */
 } cfg;
@@ -370,6 +370,7 @@ static void read_config(void)
     cfg.fault_after = 0;
     if ((value = getenv("PLUMB_FAKE_I2C_FAULT")) != NULL && value[0] != '\0') {
         static const char eio_after[] = "eio-after:";
+        static const char gone_after[] = "gone-after:";
         if (strcmp(value, "none") == 0) {
             cfg.fault = FAULT_NONE;
         } else if (strcmp(value, "nack") == 0) {
@@ -381,8 +382,13 @@ static void read_config(void)
                    parse_unsigned(value + sizeof eio_after - 1, 1000000000UL, &number) == 0) {
             cfg.fault = FAULT_EIO_AFTER;
             cfg.fault_after = number;
+        } else if (strncmp(value, gone_after, sizeof gone_after - 1) == 0 &&
+                   value[sizeof gone_after - 1] >= '0' && value[sizeof gone_after - 1] <= '9' &&
+                   parse_unsigned(value + sizeof gone_after - 1, 1000000000UL, &number) == 0) {
+            cfg.fault = FAULT_GONE_AFTER;
+            cfg.fault_after = number;
         } else {
-            config_error("PLUMB_FAKE_I2C_FAULT", value, "nack, eio, eio-after:N or none");
+            config_error("PLUMB_FAKE_I2C_FAULT", value, "nack, eio, eio-after:N, gone-after:N or none");
         }
     }
 
@@ -710,6 +716,9 @@ static int bus_fault(void)
         return EIO;
     case FAULT_EIO_AFTER:
         return transfer_count > cfg.fault_after ? EIO : 0;
+    case FAULT_GONE_AFTER:
+        /* An adapter unplugged: the kernel answers ENODEV on the open descriptor. */
+        return transfer_count > cfg.fault_after ? ENODEV : 0;
     case FAULT_NONE:
         break;
     }
@@ -779,6 +788,9 @@ static int open_fake(const char *path, int flags)
     line_add("OPEN %s", path);
     if (cfg.open_errno != 0) {
         error = cfg.open_errno;
+    } else if (cfg.fault == FAULT_GONE_AFTER && transfer_count > cfg.fault_after) {
+        /* ...and its device node is gone with it. */
+        error = ENOENT;
     } else if (fake_fd_count >= MAX_FAKE_FDS) {
         error = EMFILE;
     } else {
