@@ -323,6 +323,8 @@ struct AdapterGoneTests {
             }
             kill(process.processIdentifier, SIGTERM)
             text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            // Reaped, or Foundation's Process stays alive in a reference cycle (LeakSanitizer).
+            process.waitUntilExit()
             return text
         }
         #expect(text.contains("<3>plumb: sensor fault: the I²C adapter behind \(fake.devicePath) went away"), "\(text)")
