@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh clean help
 
 all: build
 
@@ -19,6 +19,8 @@ help:
 	@echo "make run    run the agent on the simulated ADXL345 against a local broker, showing its topics"
 	@echo "make test   install what is missing, build, run the whole test suite"
 	@echo "make test-interop  install RabbitMQ (Debian's, MQTT 3.1.1) and run the agent's interoperability test against it"
+	@echo "make test-asan  the whole test suite under AddressSanitizer and LeakSanitizer (build in .build/asan)"
+	@echo "make test-tsan  the whole test suite under ThreadSanitizer (build in .build/tsan)"
 	@echo "make fuzz   build the libFuzzer targets (ASan, .build/fuzz) and run each for 10^6 inputs (FUZZ_RUNS=N)"
 	@echo "make fuzz-merge  the same, then add the inputs that reach new coverage to Fuzz/Corpus"
 	@echo "make bench  build a release and print the benchmark figures"
@@ -69,6 +71,16 @@ test-interop: deps toolchain
 	@./scripts/install-deps.sh interop
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	PLUMB_REQUIRE_RABBITMQ=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter RabbitMQInteropTests
+
+# The whole suite with our code (the test runner and every plumb it starts) built under a
+# sanitizer, in a scratch path of its own; any sanitizer report fails the run (README, Sanitizers).
+test-asan: deps toolchain
+	@./scripts/prepare-ha-conformance.sh
+	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh address
+
+test-tsan: deps toolchain
+	@./scripts/prepare-ha-conformance.sh
+	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh thread
 
 # Every section, accuracy included; `.build/release/plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]`
 # (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (README, Benchmarks).

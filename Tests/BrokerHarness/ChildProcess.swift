@@ -85,7 +85,7 @@ final class ChildProcess: @unchecked Sendable {
     static func runBlocking(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(10)) throws
         -> String {
         let child = try ChildProcess(executable, arguments)
-        let deadline = Date().addingTimeInterval(timeout.timeInterval)
+        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout).timeInterval)
         while child.lock.withLock({ child.resolution(for: nil) }) == nil {
             guard Date() < deadline else {
                 child.signal(SIGKILL)
@@ -126,7 +126,7 @@ final class ChildProcess: @unchecked Sendable {
                 return nextWaiterID
             }
             guard let id else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [weak self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + TestTimeScale.scaled(timeout).timeInterval) { [weak self] in
                 // Weak: a finished child must not live on until its timeout fires.
                 guard let self else { return }
                 lock.withLock { waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)

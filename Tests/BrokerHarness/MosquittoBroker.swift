@@ -194,7 +194,7 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Waits until mosquitto's log contains `text` (e.g. `"Sending SUBACK to plumb-1"`).
     public func waitForLog(containing text: String, timeout: Duration = .seconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(timeout)
         while ContinuousClock.now < deadline {
             if logContents().contains(text) { return true }
             try? await Task.sleep(for: .milliseconds(20))

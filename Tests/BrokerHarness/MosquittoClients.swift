@@ -96,9 +96,10 @@ public enum MosquittoClients {
         ["-h", "127.0.0.1", "-p", String(port)]
     }
 
-    /// mosquitto's clients take whole seconds; round up so a short timeout still waits.
+    /// mosquitto's clients take whole seconds; round up so a short timeout still waits. Scaled
+    /// (``TestTimeScale``): what they wait for may come from a slow, sanitized agent.
     private static func wholeSeconds(_ duration: Duration) -> Int {
-        max(1, Int(duration.timeInterval.rounded(.up)))
+        max(1, Int(TestTimeScale.scaled(duration).timeInterval.rounded(.up)))
     }
 }
 

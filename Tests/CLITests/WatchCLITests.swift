@@ -131,6 +131,9 @@ struct WatchCLITests {
         screen.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         defer {
             if process.isRunning { process.terminate() }
+            // Ends Foundation's Process reference cycle, which polling isRunning never does
+            // (LeakSanitizer); `script` is gone by now or goes on SIGTERM.
+            process.waitUntilExit()
             screen.fileHandleForReading.readabilityHandler = nil
         }
 

@@ -70,7 +70,14 @@ final class AgentProcess: Sendable {
     }
 
     deinit {
+        // Foundation's Process keeps itself alive (a reference cycle through its run loop source)
+        // until waitUntilExit has seen the exit; polling isRunning never breaks it, and
+        // LeakSanitizer reports every agent a test started. Reaping on a thread of its own keeps
+        // a slow exit off the thread releasing us.
+        guard process.processIdentifier != 0 else { return }
         if process.isRunning { process.terminate() }
+        let process = process
+        Thread.detachNewThread { process.waitUntilExit() }
     }
 
     /// What the agent wrote on stderr so far.
@@ -90,17 +97,19 @@ final class AgentProcess: Sendable {
         guard signal != SIGHUP else { return nil }
         // Polled on the harness's threads: a blocking wait would hold a cooperative pool thread.
         await withTaskExecutorPreference(HarnessExecutor.shared) {
-            while process.isRunning && Date().timeIntervalSince(start) < timeout {
+            while process.isRunning && Date().timeIntervalSince(start) < TestTimeScale.scaled(timeout) {
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
         guard !process.isRunning else { return nil }
-        return (process.terminationStatus, Date().timeIntervalSince(start))
+        let seconds = Date().timeIntervalSince(start)
+        process.waitUntilExit()  // returns at once; ends Foundation's reference cycle (see deinit)
+        return (process.terminationStatus, seconds)
     }
 
     /// Waits until stderr contains `text`.
     func waitForLog(_ text: String, timeout: Double = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
         return await withTaskExecutorPreference(HarnessExecutor.shared) {
             while Date() < deadline {
                 if stderr.contains(text) { return true }

@@ -51,7 +51,7 @@ final class Observer: Sendable {
         // Up to 20 s, ending as soon as it connects: with the whole suite running on two cores a
         // connect can take seconds, and a subscriber that isn't there yet sees nothing.
         try await withTaskExecutorPreference(HarnessExecutor.shared) {
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(TestTimeScale.scaled(20))
             while connections.withLock({ $0 }) == 0 && Date() < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -76,7 +76,7 @@ final class Observer: Sendable {
     func waitFor(_ topic: String, after skipped: Int = 0, timeout: Double = 10,
                  sourceLocation: SourceLocation = #_sourceLocation,
                  where predicate: (MQTTMessage) -> Bool = { _ in true }) async -> MQTTMessage? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
         // Polled on the harness's threads, so the time-out is the agent's and not the pool's.
         // Looks once more after the deadline: what arrived during the last sleep counts.
         let found: MQTTMessage? = await withTaskExecutorPreference(HarnessExecutor.shared) {

@@ -49,7 +49,9 @@ struct PlumbProcess {
     /// cooperative pool (one per core) would stall every test running beside it.
     static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) async throws
         -> Outcome {
-        try await offThePool { try runBlocking(arguments, environment: environment, timeout: timeout) }
+        try await offThePool {
+            try runBlocking(arguments, environment: environment, timeout: TestTimeScale.scaled(timeout))
+        }
     }
 
     private static func runBlocking(_ arguments: [String], environment: [String: String], timeout: Double) throws

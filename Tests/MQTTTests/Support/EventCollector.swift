@@ -32,7 +32,7 @@ final class EventCollector: @unchecked Sendable {
     @discardableResult
     func next(_ what: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
               where predicate: (MQTTEvent) -> Bool) async -> MQTTEvent? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(timeout)
         return await withTaskExecutorPreference(HarnessExecutor.shared) {
             while true {
                 let found: MQTTEvent? = lock.withLock {
