@@ -36,14 +36,14 @@ extension AgentCore {
         publish(topics.vibration, [], retain: true)
     }
 
-    /// Feeds one batch of raw samples taken at `rateHz`, newest at `time` on the agent's clock,
+    /// Feeds one batch of raw samples (a loss in it drops the window in progress), newest at `time` on the agent's clock,
     /// and publishes what its windows decided. The same array the level pipeline measured: no
     /// sample is copied for the analysis (its analyzer keeps its own window of them).
-    func ingestVibration(_ samples: [Vector3], rateHz: Double, at time: Double) {
+    func ingestVibration(_ batch: SampleBatch, at time: Double) {
         // Batches still at the old rate, between a rate change and the chip's restart, would
         // be analysed as if at the new one.
-        guard let monitor = vibration, rateHz == monitor.settings.rateHz else { return }
-        for outcome in monitor.add(samples, endingAt: time) {
+        guard let monitor = vibration, batch.rateHz == monitor.settings.rateHz else { return }
+        for outcome in monitor.add(batch, endingAt: time) {
             if let change = outcome.runningChange { emitRunning(change, figures: outcome.figures) }
             if let change = outcome.zoneChange {
                 emit(AgentEvent(type: .zoneChanged, details: [

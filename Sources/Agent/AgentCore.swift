@@ -160,7 +160,7 @@ public actor AgentCore {
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
             ingest(batch)
-            ingestVibration(batch.samples, rateHz: batch.rateHz, at: clock())
+            ingestVibration(batch, at: clock())
         }
     }
 

@@ -127,6 +127,16 @@ public final class VibrationMonitor {
         latest = nil
     }
 
+    /// A batch's samples. Where samples were lost before some of them (the chip's buffer overran:
+    /// ``SampleBatch/gapIndex``), the window in progress is dropped first, since a window across
+    /// the loss would join two stretches of the wave out of phase; unlike ``reset()`` the running
+    /// and zone judgements carry on, since a few lost milliseconds say nothing about the machine.
+    public func add(_ batch: SampleBatch, endingAt time: Double) -> [VibrationOutcome] {
+        guard let gap = batch.gapIndex else { return add(batch.samples, endingAt: time) }
+        analyzer.reset()
+        return add(batch.samples[min(gap, batch.samples.count)...], endingAt: time)
+    }
+
     /// Makes the next window publish (`republish`, a reconnect).
     public func force() {
         policy.force()

@@ -74,7 +74,13 @@ struct VibrationCommand: Subcommand {
             while watch || printed < (count ?? 1) {
                 if InterruptFlag.raised { break }
                 let batch = try sampler.nextBatch(samples: perBatch)
-                for figures in analyzer.add(batch.samples, endingAt: batch.time) {
+                var contiguous = batch.samples[...]
+                if let gap = batch.gapIndex {
+                    // Samples were lost: no window may join the wave across the loss.
+                    analyzer.reset()
+                    contiguous = batch.samples[min(gap, batch.samples.count)...]
+                }
+                for figures in analyzer.add(contiguous, endingAt: batch.time) {
                     let running = figures.runningLevel(threshold.unit) > threshold.value
                     let payload = VibrationPayloadText(figures: figures, machine: machine, running: running)
                     output.print(parsed.has("--json") ? payload.jsonLine : payload.text)

@@ -110,7 +110,7 @@ struct WatchCommand: Subcommand {
             }
             let measurement = try pipeline.measure(batch)
             if case .success(let monitor) = vibration {
-                shaking = monitor.add(batch.samples, endingAt: batch.time).last ?? shaking
+                shaking = monitor.add(batch, endingAt: batch.time).last ?? shaking
             }
             let shown = WatchVibration(vibration, latest: shaking)
             blocks += 1

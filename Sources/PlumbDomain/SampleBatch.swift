@@ -18,11 +18,18 @@ public struct SampleBatch: Hashable, Sendable {
     /// The output data rate the samples were taken at, in Hz: what a filter on them is designed
     /// for.
     public var rateHz: Double
+    /// Where samples were lost (the chip's buffer overran before a drain): the index of the first
+    /// sample after the loss, which is not contiguous with the sample before it (at 0: with the
+    /// previous batch's last). nil when none were lost. A level average does not mind; a spectrum
+    /// does: a window across a loss joins two stretches of a wave out of phase, so the vibration
+    /// analysis starts its window again there.
+    public var gapIndex: Int?
 
-    public init(samples: [Vector3], time: Double, rateHz: Double) {
+    public init(samples: [Vector3], time: Double, rateHz: Double, gapIndex: Int? = nil) {
         self.samples = samples
         self.time = time
         self.rateHz = rateHz
+        self.gapIndex = gapIndex
     }
 
     /// `count` samples whose mean is exactly `mean` and whose per-axis sample standard deviation

@@ -46,6 +46,8 @@ public final class Sampler {
     /// The drain buffer: samples drained and not yet batched start at `pendingStart`.
     private var pending: [Vector3] = []
     private var pendingStart = 0
+    /// Indices into `pending` where samples were lost before (a drain that found the buffer full).
+    private var gaps: [Int] = []
     /// When the chip was last drained: the next drain waits for a watermark's worth since.
     private var lastDrain = -Double.infinity
     /// When the last drain that brought samples returned, on ``clock``: the newest sample in
@@ -65,6 +67,7 @@ public final class Sampler {
         self.settings = settings
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
+        gaps.removeAll()
         lastDrain = -.infinity
         newestArrival = clock.now()
         // The first sample arrives about one period plus 1.1 ms after Measure.
@@ -101,7 +104,11 @@ public final class Sampler {
             statistics.wakeUps += 1
             statistics.samples += report.count
             statistics.clipped += report.clipped
-            if report.overrun { statistics.overruns += 1 }
+            if report.overrun {
+                statistics.overruns += 1
+                // The lost samples came before the first one this drain brought.
+                gaps.append(before)
+            }
             let now = clock.now()
             if pending.count > before {
                 lastProgress = now
@@ -114,15 +121,19 @@ public final class Sampler {
         let end = pendingStart + wanted
         let samples = Array(pending[pendingStart..<end])
         let time = newestArrival - Double(pending.count - end) * period
+        // The last loss inside this batch: what follows it is contiguous to the batch's end.
+        let gapIndex = gaps.last { $0 < end }.map { $0 - pendingStart }
+        gaps.removeAll { $0 < end }
         pendingStart = end
         compact()
-        return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz)
+        return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz, gapIndex: gapIndex)
     }
 
     /// Drops consumed samples once they dominate the buffer, so it never grows without bound.
     private func compact() {
         if pendingStart >= 1024 || pendingStart == pending.count {
             pending.removeFirst(pendingStart)
+            for index in gaps.indices { gaps[index] -= pendingStart }
             pendingStart = 0
         }
     }

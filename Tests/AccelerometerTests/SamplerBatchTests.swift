@@ -34,6 +34,23 @@ struct SamplerBatchTests {
         #expect(batches.last!.time <= rig.clock.now())
     }
 
+    /// The chip's FIFO holds 32 samples: a drain a second late at 800 Hz finds it full, and
+    /// what came before the 32 is lost. The batch says where, so a spectrum is not taken across it.
+    @Test("A batch after an overrun says where samples were lost; batches without one say none")
+    func aLossIsMarked() throws {
+        let (rig, sampler) = try Self.started(rateHz: 800)
+        let before = try sampler.nextBatch(samples: 80)
+        #expect(before.gapIndex == nil)
+        rig.clock.advance(by: 1)
+        var marked: [SampleBatch] = []
+        for _ in 0..<3 { marked.append(try sampler.nextBatch(samples: 80)) }
+        let lost = try #require(marked.first { $0.gapIndex != nil }, "an overrun is marked: \(marked.map(\.gapIndex))")
+        #expect((0..<80).contains(lost.gapIndex!))
+        #expect(marked.filter { $0.gapIndex != nil }.count == 1, "one loss, one mark")
+        #expect(sampler.statistics.overruns >= 1)
+        #expect(try sampler.nextBatch(samples: 80).gapIndex == nil)
+    }
+
     @Test("A batch's block is the mean and spread the sampler used to average into readings")
     func blockOfABatch() throws {
         let (_, sampler) = try Self.started(rateHz: 100)

@@ -86,6 +86,33 @@ struct VibrationMonitorTests {
         #expect(monitor.isRunning == true)
     }
 
+    /// Samples lost to an overrun: no window may join the wave across the loss, so the window
+    /// in progress is dropped and the next one is all after it. The running state carries on.
+    @Test("A loss in a batch drops the window in progress; the next window is whole after it")
+    func aLossRestartsTheWindow() throws {
+        let monitor = try VibrationMonitor(settings: Self.settings(#"{"sample_rate_hz": 800}"#))
+        var machine = Machine()
+        var windowsBefore = 0
+        for _ in 0..<30 {
+            let (samples, end) = machine.batch(seconds: 0.1, velocity: 3)
+            windowsBefore += monitor.add(SampleBatch(samples: samples, time: end, rateHz: Self.rate), endingAt: end).count
+        }
+        #expect(windowsBefore > 10, "a window every hop while the samples are whole")
+        let runningBefore = monitor.add(SampleBatch(samples: [], time: 3, rateHz: Self.rate), endingAt: 3).last?.running
+        machine.sample += 11  // lost: the chip's buffer overran
+        let windowBatches = Int((monitor.settings.windowS / 0.1).rounded())
+        var outcomes: [[VibrationOutcome]] = []
+        for index in 0..<(windowBatches + 2) {
+            let (samples, end) = machine.batch(seconds: 0.1, velocity: 3)
+            outcomes.append(monitor.add(SampleBatch(samples: samples, time: end, rateHz: Self.rate,
+                                                    gapIndex: index == 0 ? 0 : nil), endingAt: end))
+        }
+        let first = try #require(outcomes.firstIndex { !$0.isEmpty }, "windows come again")
+        #expect(first == windowBatches - 1, "the first window after the loss is all after it: batch \(first)")
+        #expect(outcomes[first].last?.running == runningBefore ?? outcomes[first].last?.running)
+        #expect(abs((outcomes[first].last?.figures.overall.dominantHz ?? 0) - 50) < 1)
+    }
+
     @Test("The payload carries every figure under the contract's keys, the band and the zone")
     func payload() throws {
         let monitor = try VibrationMonitor(settings: Self.settings(#"{"sample_rate_hz": 800}"#))
