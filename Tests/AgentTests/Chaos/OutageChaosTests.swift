@@ -34,15 +34,18 @@ struct OutageChaosTests {
         await observer.waitFor(p + "/health", timeout: 30)
         var outage = 0.0
         for restart in 1...Self.restarts {
-            let online = observer.messages(on: p + "/status").filter { $0.payloadString == "online" }.count
+            // The agent's own `online`, live: the observer's persistent session also gets the
+            // retained copy again when it resubscribes, which says nothing about the agent.
+            func liveOnline() -> Int {
+                observer.messages(on: p + "/status").filter { $0.payloadString == "online" && !$0.retain }.count
+            }
+            let online = liveOnline()
             try await Task.sleep(for: .seconds(2))
             let down = Date()
             if Self.kills.contains(restart) { broker.kill() } else { broker.stop() }
             try await Task.sleep(for: .seconds(Double(restart % 3) + 1))
             try broker.restart()
-            let back = await observer.waitFor(p + "/status", timeout: 45) { _ in
-                observer.messages(on: p + "/status").filter { $0.payloadString == "online" }.count > online
-            }
+            let back = await observer.waitFor(p + "/status", timeout: 45) { _ in liveOnline() > online }
             outage += Date().timeIntervalSince(down)
             report.check(back != nil, "agent back online after restart \(restart)")
         }
