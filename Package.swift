@@ -120,7 +120,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "StrictJSON"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),

@@ -7,29 +7,6 @@ import Darwin
 #endif
 import PlumbDomain
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a tiny, fast generator whose every 64-bit seed gives
-/// a good stream. Enough for test noise; not for anything secret.
-struct SplitMix64 {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1), from the top 53 bits.
-    mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1p-53
-    }
-}
-
 /// Standard-normal noise addressed by sample number rather than drawn in sequence.
 ///
 /// Sample n's noise depends only on the seed and n, so the output is the same however a driver

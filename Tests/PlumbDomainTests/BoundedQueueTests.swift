@@ -80,7 +80,7 @@ struct BoundedQueueTests {
 
     @Test("Random appends, pops and clears match a plain array model")
     func matchesModel() {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         for capacity in [1, 4, 7, 64] {
             var queue = BoundedQueue<Int>(capacity: capacity)
             var model: [Int] = []

@@ -115,7 +115,7 @@ struct CalibrationTests {
         let shift = Vector3(x: 0.004, y: -0.007, z: 0)
         let moved = try calibration.shifted(by: shift)
         #expect(moved.matrix == calibration.matrix)
-        var random = SplitMix64(state: 5)
+        var random = SplitMix64(seed: 5)
         for _ in 0..<20 {
             let raw = random.unitVector()
             expectClose(moved.apply(raw), calibration.apply(raw) - shift, tolerance: 1e-15)

@@ -15,7 +15,7 @@ private func twoPass(_ samples: [Vector3]) -> (mean: Vector3, standardDeviation:
 
 /// Noisy samples around `center`, uniform within ±`noise` per axis, reproducible.
 private func noisySamples(count: Int, center: Vector3, noise: Double, seed: UInt64) -> [Vector3] {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     return (0..<count).map { _ in
         center + Vector3(
             x: Double.random(in: -noise...noise, using: &random),

@@ -15,7 +15,7 @@ struct GravityFilterTests {
     /// `noise` g rms per axis.
     static func batches(seconds: Double, rateHz: Double, gravity: (Double) -> Vector3, amplitude: Double = 0,
                         frequency: Double = 50, noise: Vector3 = .zero, seed: UInt64 = 1) -> [SampleBatch] {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let perBatch = max(1, Int((rateHz / 10).rounded()))
         let count = Int((seconds * rateHz / Double(perBatch)).rounded())
         return (0..<count).map { batch in
@@ -129,7 +129,7 @@ struct GravityFilterTests {
         var filter = try #require(LowpassFilter(rateHz: rateHz))
         let n = Int(rateHz / 10)
         let figures = BlockNoise.lowpass(filter, samples: n)
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         filter.seed(.zero)
         var samples = GravityAverage(), means: [Double] = []
         var block = GravityAverage()

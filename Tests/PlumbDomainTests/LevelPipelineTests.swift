@@ -132,7 +132,7 @@ struct LevelPipelineTests {
     }
 
     @Test func theWindowNoiseIsTheSpreadOfAllItsSamples() throws {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         var pipeline = LevelPipeline(settings: Self.settings(window: 4))
         var all = GravityAverage()
         var last: Measurement?
@@ -158,7 +158,7 @@ struct LevelPipelineTests {
 
     /// Batches of still noise around `gravity`, as the sampler would deliver them.
     static func stillBlocks(_ count: Int, around gravity: Vector3, noise: Vector3 = noise, seed: UInt64) -> [SampleBatch] {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<count).map { index in
             SampleBatch(samples: (0..<10).map { _ in gravity + random.gaussian(sigma: noise) }, time: Double(index) / 10,
                         rateHz: 100)
@@ -217,7 +217,7 @@ struct LevelPipelineTests {
 
     @Test func vibrationThatScattersEveryBlockDoesNotRestartTheWindow() {
         var pipeline = LevelPipeline(settings: Self.settings(window: 10))
-        var random = SplitMix64(state: 6)
+        var random = SplitMix64(seed: 6)
         // Vibration 10× a still chip's noise: every sample scatters, and so every block mean.
         let vibration = Self.noise * 10
         let scatter = vibration / Double(10).squareRoot()

@@ -42,7 +42,7 @@ struct Matrix3Tests {
         // 2·(3·4 − 2·1) − (−1)·(1·4 − 2·0) + 0 = 20 + 4
         #expect(sample.determinant == 24)
         #expect(DomainMatrix.identity.determinant == 1)
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         for _ in 0..<50 {
             let a = randomMatrix(&random), b = randomMatrix(&random)
             expectClose((a * b).determinant, a.determinant * b.determinant, tolerance: 1e-9)
@@ -56,7 +56,7 @@ struct Matrix3Tests {
         expectClose(inverse * sample, .identity, tolerance: 1e-15)
         // The adjugate over 24: element (0,0) is (3·4 − 2·1) / 24.
         expectClose(inverse[0, 0], 10.0 / 24, tolerance: 1e-15)
-        var random = SplitMix64(state: 12)
+        var random = SplitMix64(seed: 12)
         for _ in 0..<200 {
             let a = randomMatrix(&random)
             guard a.conditionNumber < 1e6 else { continue }
@@ -98,7 +98,7 @@ struct Matrix3Tests {
         // A rotated diagonal keeps its singular values.
         expectClose(try #require((rotationMatrix * diagonal).singularValues), Vector3(x: 3, y: 2, z: 0.5), tolerance: 1e-12)
         #expect(DomainMatrix(diagonal: Vector3(x: .nan, y: 1, z: 1)).singularValues == nil)
-        var random = SplitMix64(state: 13)
+        var random = SplitMix64(seed: 13)
         for _ in 0..<100 {
             let a = randomMatrix(&random)
             let s = try #require(a.singularValues)

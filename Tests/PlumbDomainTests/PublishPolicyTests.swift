@@ -61,7 +61,7 @@ struct PublishPolicyQuietTests {
     @Test("Noise inside the deadband is still quiet")
     func noiseIsQuiet() {
         var policy = publishedPolicy()
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         let published = run(&policy, from: 0.125, to: 600, step: 0.125, attitude: { _ in
             attitude(roll: 0.3 + .random(in: -0.02...0.02, using: &random),
                      pitch: -0.2 + .random(in: -0.02...0.02, using: &random))

@@ -40,7 +40,7 @@ struct ReversalCalibrationTests {
 
     @Test("Flat: known surface tilt and zero offset are both recovered exactly, any signs")
     func flatRecovers() throws {
-        var random = SplitMix64(state: 21)
+        var random = SplitMix64(seed: 21)
         for _ in 0..<200 {
             let roll = random.uniform(-5...5), pitch = random.uniform(-5...5)
             let d = Vector3(x: random.uniform(-0.04...0.04), y: random.uniform(-0.04...0.04), z: 0)
@@ -99,7 +99,7 @@ struct ReversalCalibrationTests {
 
     @Test("Upright: the slope along the bar and its zero error, whatever the lean in each position")
     func upright() throws {
-        var random = SplitMix64(state: 22)
+        var random = SplitMix64(seed: 22)
         for _ in 0..<200 {
             let slope = random.uniform(-5...5)
             // Held by hand, the lean of the face differs between the two positions.

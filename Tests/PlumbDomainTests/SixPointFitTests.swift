@@ -114,7 +114,7 @@ struct SixPointFitTests {
 
     @Test("Noise-free faces: A (with cross-axis terms) and b recovered exactly, residual 0")
     func recoversKnown() throws {
-        var random = SplitMix64(state: 1)
+        var random = SplitMix64(seed: 1)
         let fit = try SixPointFit(poses: facePoses(knownA, knownB, random: &random))
         expectClose(fit.sensitivity, knownA, tolerance: 1e-14)
         expectClose(fit.bias, knownB, tolerance: 1e-14)
@@ -126,7 +126,7 @@ struct SixPointFitTests {
 
     @Test("Order of the poses does not matter")
     func order() throws {
-        var random = SplitMix64(state: 1)
+        var random = SplitMix64(seed: 1)
         let poses = facePoses(knownA, knownB, random: &random)
         let forward = try SixPointFit(poses: poses), backward = try SixPointFit(poses: poses.reversed())
         expectClose(forward.sensitivity, backward.sensitivity, tolerance: 1e-15)
@@ -135,7 +135,7 @@ struct SixPointFitTests {
 
     @Test("Random sensors within the chip's errors, noise-free: recovered to 1e-12")
     func randomNoiseFree() throws {
-        var random = SplitMix64(state: 2)
+        var random = SplitMix64(seed: 2)
         for _ in 0..<100 {
             let a = random.typicalSensitivity(), b = random.typicalOffset()
             let fit = try SixPointFit(poses: facePoses(a, b, random: &random))
@@ -146,7 +146,7 @@ struct SixPointFitTests {
 
     @Test("Random sensors, means with 20 µg noise (a few thousand samples each): recovered to 1e-4")
     func randomNoisy() throws {
-        var random = SplitMix64(state: 3)
+        var random = SplitMix64(seed: 3)
         let noise = Vector3(x: 2e-5, y: 2e-5, z: 2e-5)
         for _ in 0..<100 {
             let a = random.typicalSensitivity(), b = random.typicalOffset()
@@ -158,7 +158,7 @@ struct SixPointFitTests {
 
     @Test("Means of real noisy samples (ADXL345 at 100 Hz, 2000 each, through GravityAverage): recovered to 5e-4")
     func fromSamples() throws {
-        var random = SplitMix64(state: 4)
+        var random = SplitMix64(seed: 4)
         let sigma = ADXL345Noise.expectedRMS(odrHz: 100)
         let poses = try Face.allCases.map { face in
             var average = GravityAverage()
@@ -177,7 +177,7 @@ struct SixPointFitTests {
 
     @Test("Six faces: the closed form b = mean, A column k = (m(+k) − m(−k)) / 2, and the 18 × 12 solve agree")
     func closedForm() throws {
-        var random = SplitMix64(state: 5)
+        var random = SplitMix64(seed: 5)
         for _ in 0..<20 {
             let poses = facePoses(random.typicalSensitivity(), random.typicalOffset(),
                                   meanNoise: Vector3(x: 1e-3, y: 1e-3, z: 1e-3), random: &random)
@@ -202,7 +202,7 @@ struct SixPointFitTests {
 
     @Test("Residual with noise is about the noise of a mean; one pair offset by δ shows 2|δ|/3 max")
     func residualMeaning() throws {
-        var random = SplitMix64(state: 6)
+        var random = SplitMix64(seed: 6)
         // Isotropic mean noise σ gives E|r|² = σ² per pose, so the RMS is about σ = 0.1 mg.
         var total = 0.0
         for _ in 0..<200 {
@@ -223,7 +223,7 @@ struct SixPointFitTests {
 
     @Test("The calibration turns each raw face mean into ±1 g on the right axis")
     func facesCorrected() throws {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<20 {
             let poses = facePoses(random.typicalSensitivity(), random.typicalOffset(), random: &random)
             let fit = try SixPointFit(poses: poses)
@@ -235,7 +235,7 @@ struct SixPointFitTests {
 
     @Test("After calibration, roll, pitch and tilt of random attitudes are within 0.01° (noise-free: 1e-9°)")
     func attitudesCorrected() throws {
-        var random = SplitMix64(state: 8)
+        var random = SplitMix64(seed: 8)
         for noisy in [false, true] {
             for _ in 0..<20 {
                 let a = random.typicalSensitivity(), b = random.typicalOffset()
@@ -257,7 +257,7 @@ struct SixPointFitTests {
 
     @Test("The general fit takes repeated and tilted poses and still recovers A and b")
     func generalPoses() throws {
-        var random = SplitMix64(state: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<20 {
             let a = random.typicalSensitivity(), b = random.typicalOffset()
             var observations = Face.allCases.map {
@@ -288,7 +288,7 @@ struct SixPointFitTests {
 
     @Test("Five faces are refused, naming the one that remains")
     func fiveFaces() {
-        var random = SplitMix64(state: 10)
+        var random = SplitMix64(seed: 10)
         let poses = facePoses(knownA, knownB, random: &random).filter { $0.face != .minusY }
         #expect(fitReason(poses) == .missingFaces([.minusY]))
         #expect(fitMessage(poses).contains("still to do: -y up"))
@@ -297,7 +297,7 @@ struct SixPointFitTests {
 
     @Test("A face given twice is refused, naming it")
     func duplicate() {
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         var poses = facePoses(knownA, knownB, random: &random)
         poses.append(poses[2])
         #expect(fitReason(poses) == .duplicateFace(.plusY))
@@ -309,7 +309,7 @@ struct SixPointFitTests {
 
     @Test("A face 15° off its axis is refused; a mislabelled face is named with what it looks like")
     func offFace() throws {
-        var random = SplitMix64(state: 12)
+        var random = SplitMix64(seed: 12)
         var poses = facePoses(knownA, knownB, random: &random)
         poses[4].mean = sensedUp(rollDegrees: 15, pitchDegrees: 0)  // +z, tipped 15°
         guard case .poseOffFace(.plusZ, let angle, nil) = fitReason(poses) else {
@@ -348,7 +348,7 @@ struct SixPointFitTests {
 
     @Test("A mean far from 1 g is refused: the device moved, or this is not an accelerometer at rest")
     func magnitude() {
-        var random = SplitMix64(state: 13)
+        var random = SplitMix64(seed: 13)
         var poses = facePoses(knownA, knownB, random: &random)
         poses[1].mean = poses[1].mean * 1.3
         guard case .magnitudeOutOfRange(.minusX, _, _) = fitReason(poses) else {
@@ -385,7 +385,7 @@ struct SixPointFitTests {
     func implausible() throws {
         var coupled = DomainMatrix.identity
         coupled[0, 1] = 0.15  // +y leaks 15 % into x: about 8.5° off the face, but within the angle limit
-        var random = SplitMix64(state: 14)
+        var random = SplitMix64(seed: 14)
         let poses = facePoses(coupled, .zero, random: &random)
         guard case .implausible(let error) = fitReason(poses) else {
             Issue.record("expected implausible")

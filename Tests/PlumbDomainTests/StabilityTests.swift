@@ -58,7 +58,7 @@ struct StabilityTests {
 
     @Test("Still noise settles while the window fills, is stable once it is full, and stays")
     func still() {
-        var random = SplitMix64(state: 31)
+        var random = SplitMix64(seed: 31)
         var pipeline = Self.pipeline()
         let states = Self.states(&pipeline, Self.blocks(300, random: &random))
         #expect(states.prefix(9).allSatisfy { $0 == .settling })
@@ -67,14 +67,14 @@ struct StabilityTests {
 
     @Test("Vibration (five times the noise) is moving, never stable, even while the window fills")
     func vibration() {
-        var random = SplitMix64(state: 33)
+        var random = SplitMix64(seed: 33)
         var pipeline = Self.pipeline()
         #expect(Self.states(&pipeline, Self.blocks(50, spread: 5, meanScatter: 5, random: &random)).allSatisfy { $0 == .moving })
     }
 
     @Test("A step of 20 mg (about 1°) ends the hold at once; it settles while the window refills, then holds anew")
     func step() throws {
-        var random = SplitMix64(state: 34)
+        var random = SplitMix64(seed: 34)
         var pipeline = Self.pipeline()
         let states = Self.states(&pipeline, Self.blocks(40, random: &random) { i in
             Vector3(x: i >= 20 ? 0.03 : 0.01, y: -0.02, z: 0.999)
@@ -90,7 +90,7 @@ struct StabilityTests {
 
     @Test("A creep too slow for one window to show settles, but the anchor ends each hold after about 6 mg")
     func creep() {
-        var random = SplitMix64(state: 35)
+        var random = SplitMix64(seed: 35)
         var pipeline = Self.pipeline()
         // 0.3 mg a block (0.17°/s): the block means of a window scatter by about 1.3 mg, within
         // the 2.8 mg that starts a hold; the window's mean leaves the anchor's 5.9 mg after
@@ -109,7 +109,7 @@ struct StabilityTests {
 
     @Test("Hysteresis: noise of 3.75 σ keeps a hold but never starts one; beyond 4.5 σ it lets go")
     func hysteresis() {
-        var random = SplitMix64(state: 36)
+        var random = SplitMix64(seed: 36)
         // Large blocks, so the window's pooled noise is within a few per cent of the truth.
         var fresh = Self.pipeline()
         let noisy = Self.states(&fresh, Self.blocks(100, samples: 100, spread: 3.75, random: &random))
@@ -123,13 +123,13 @@ struct StabilityTests {
 
     @Test("Noise hovering at the limit makes `stable` change at most once, not at every block")
     func noChatter() {
-        var random = SplitMix64(state: 37)
+        var random = SplitMix64(seed: 37)
         var pipeline = Self.pipeline()
         // A window of ten 10-sample blocks with spread s and still means pools to
         // √((90 s² + 9 σ²) / 99), 3σ for s = 3.13σ. Each block's spread 3.13σ ± 5 %: the pooled
         // noise wanders back and forth across the 3σ that starts a hold, but never near the
         // 4.5σ that ends one.
-        var spreads = SplitMix64(state: 137)
+        var spreads = SplitMix64(seed: 137)
         let wobble = (0..<500).map { _ in 3.13 * (1 + 0.05 * spreads.gaussian()) }
         let blocks = Self.blocks(500, spread: { wobble[$0] }, random: &random)
         let stable = blocks.compactMap { pipeline.add($0)?.isStable }
@@ -140,7 +140,7 @@ struct StabilityTests {
 
     @Test("A one-block window (plumb read) holds on still noise; the same settings again keep the hold")
     func oneBlockWindowAndReevaluation() {
-        var random = SplitMix64(state: 38)
+        var random = SplitMix64(seed: 38)
         var single = Self.pipeline(window: 1)
         #expect(Self.states(&single, Self.blocks(5000, samples: 100, random: &random)).allSatisfy { $0 == .stable })
 

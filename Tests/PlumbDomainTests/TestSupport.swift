@@ -104,15 +104,3 @@ func sensedUp(rollDegrees: Double, pitchDegrees: Double) -> Vector3 {
     return worldFromBody.transposed.apply(Vector3(x: 0, y: 0, z: 1))
 }
 
-/// Deterministic pseudo-random numbers (SplitMix64), so noisy tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import Contract
+import PlumbDomain
 import StrictJSON
 import Testing
 
@@ -6,17 +7,8 @@ import Testing
 /// must be strict JSON, or the agent would refuse what it wrote.
 @Suite("Strict JSON reads what Plumb writes")
 struct RoundTripTests {
-    /// SplitMix64, seeded, so a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// Seeded, so a failure repeats.
+    typealias Generator = SplitMix64
 
     static func randomValue(depth: Int, using generator: inout Generator) -> JSONValue {
         let strings = ["", "a", "é✓", "q\"b\\s\n\t\u{1}\u{1F}/", "😀", "level_tolerance", "\u{7F}\u{FEFF}"]
@@ -50,7 +42,7 @@ struct RoundTripTests {
 
     @Test("500 random values encoded by JSONValue.bytes read back the same")
     func roundTrip() throws {
-        var generator = Generator(state: 12)
+        var generator = Generator(seed: 12)
         for _ in 0..<500 {
             let value = JSONValue.object(["v": Self.randomValue(depth: 0, using: &generator)])
             let read = try StrictJSON.parse(value.bytes, allowingScalars: false)

@@ -1,4 +1,5 @@
 import Foundation
+import PlumbDomain
 import Testing
 
 /// What `make chaos` and `make soak` set: the suites run only with `PLUMB_CHAOS` (chaos) or
@@ -28,20 +29,8 @@ enum ChaosEnvironment {
     static var soakSeconds: Double { double("SOAK_SECONDS", default: 3600) }
 }
 
-/// A small, seeded, portable generator (SplitMix64), so that a seed names one run on any machine.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small, seeded, portable generator, so that a seed names one run on any machine.
+typealias SeededGenerator = SplitMix64
 
 /// One look at a process in /proc: resident set, its peak, open descriptors, CPU time.
 struct ProcessSample {

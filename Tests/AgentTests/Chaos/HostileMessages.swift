@@ -1,4 +1,5 @@
 import Foundation
+import PlumbDomain
 
 /// A setting's value as `P/config` reports it, for comparing effective configs.
 enum ConfigValue: Equatable, CustomStringConvertible {
