@@ -216,9 +216,10 @@ public actor AgentCore {
     /// Publishes `offline` and disconnects: the graceful half of SIGTERM.
     public func shutdown() async {
         stopping = true
-        if connected {
-            try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
-        }
+        // Whether or not the connect has reached this actor yet: a stop moments after the
+        // CONNACK, before the birth, must still leave `offline` (the clean DISCONNECT that follows
+        // drops the will). Not connected at all, the client refuses it, and nothing is lost.
+        try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         // While disconnect() is awaited other calls reach the actor: none may publish after
         // `offline` (a late `online` would stand retained, with no will to correct it).
         connected = false

@@ -103,6 +103,16 @@ struct AgentCoreTests {
         #expect(rig.mqtt.lastRetained(on: rig.topics.status)?.payloadString == "online")
     }
 
+    /// A stop right after the CONNACK, before the agent has handled the connect (its birth not
+    /// yet sent): `offline` still goes out, since the clean DISCONNECT after it drops the will.
+    @Test func aStopBeforeTheConnectIsHandledStillLeavesOffline() async throws {
+        let rig = try Rig()
+        rig.mqtt.simulateConnect()
+        await rig.core.shutdown()
+        let statuses = rig.mqtt.published(on: rig.topics.status)
+        #expect(statuses.map(\.payloadString) == ["offline"] && statuses.allSatisfy { $0.retain }, "\(statuses)")
+    }
+
     @Test func nothingIsPublishedAfterOfflineDuringShutdown() async throws {
         let rig = try Rig()
         rig.mqtt.simulateConnect()
