@@ -77,7 +77,12 @@ struct FleetCLITests {
         let mill = try Self.agent(broker, id: "mill", yaml: "mqtt:\n  base_topic: plumb/hall-2\nvibration:\n  vibration: false\n",
                                   in: directory)
         defer {
-            for agent in [lathe, mill] where agent.isRunning { agent.terminate() }
+            for agent in [lathe, mill] {
+                if agent.isRunning { agent.terminate() }
+                // Ends Foundation's Process reference cycle, which polling isRunning never does
+                // (LeakSanitizer); the agent exits at once on SIGTERM, or is already gone.
+                agent.waitUntilExit()
+            }
         }
         let ready = try await listing(broker) { devices in
             devices.count == 2 && devices.allSatisfy { $0["status"] as? String == "online" && $0["version"] is String }
@@ -220,7 +225,10 @@ extension FleetCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()  // ends Foundation's Process reference cycle (LeakSanitizer)
+        }
 
         let first = try await wait(for: "offline  lathe", in: screen, seconds: 15)
         #expect(first?.contains("plumb fleet: 1 device under plumb/, 1 with a problem") == true, "\(first ?? "no screen")")
