@@ -97,7 +97,7 @@ public struct StrictJSONError: Error, Sendable, Equatable, CustomStringConvertib
         case .controlCharacter:
             "a control character inside a string; escape it (\\n, \\t, \\u001f)"
         case .invalidEscape:
-            "an invalid escape in a string; JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX"
+            "an invalid escape in a string; JSON's escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u with four hex digits"
                 + " (a surrogate pair for characters beyond U+FFFF)"
         case .duplicateKey(let key):
             "duplicate object key \"\(key.truncatedForJSONMessage)\"; send each key once"

@@ -89,19 +89,38 @@ struct FailoverSessionTests {
         .init(host: broker.host, port: broker.port)
     }
 
-    @Test("A lost first broker: the next one within the backoff; back on the first after a check, with the will left on the second")
-    func failsOverAndBack() async throws {
+    /// Two brokers, and a client on the first with the second to fail over to, a check for the
+    /// first every 2 s, and the will `gone` on a topic of its own: connected, on the first.
+    struct Pair {
+        let first: MosquittoBroker
+        let second: MosquittoBroker
+        let status: String
+        let configuration: MQTTConfiguration
+        let client: MosquittoClient
+        let events: EventCollector
+    }
+
+    static func connectedPair(_ name: String) async throws -> Pair {
         let first = try MosquittoBroker.start()
         let second = try MosquittoBroker.start()
         let status = uniqueTopic("status")
-        var configuration = first.configuration("failover")
-        configuration.brokers.append(Self.connection(second))
+        var configuration = first.configuration(name)
+        configuration.brokers.append(connection(second))
         configuration.failbackInterval = .seconds(2)
         configuration.will = MQTTWill(topic: status, payload: "gone")
         let client = MosquittoClient(configuration: configuration)
         let events = EventCollector(client)
         try client.start()
-        #expect(await events.connected()?.broker == Self.connection(first))
+        #expect(await events.connected()?.broker == connection(first))
+        return Pair(first: first, second: second, status: status, configuration: configuration, client: client,
+                    events: events)
+    }
+
+    @Test("A lost first broker: the next one within the backoff; back on the first after a check, with the will left on the second")
+    func failsOverAndBack() async throws {
+        let pair = try await Self.connectedPair("failover")
+        let (first, second, status, configuration, client, events) =
+            (pair.first, pair.second, pair.status, pair.configuration, pair.client, pair.events)
 
         first.stop()
         #expect(await events.connected(timeout: .seconds(20))?.broker == Self.connection(second))
@@ -122,17 +141,8 @@ struct FailoverSessionTests {
 
     @Test("A connection to a live first broker cut: the will there, the next broker at once, and back after a check")
     func aCutConnectionLeavesTheWillBehind() async throws {
-        let first = try MosquittoBroker.start()
-        let second = try MosquittoBroker.start()
-        let status = uniqueTopic("status")
-        var configuration = first.configuration("cut")
-        configuration.brokers.append(Self.connection(second))
-        configuration.failbackInterval = .seconds(2)
-        configuration.will = MQTTWill(topic: status, payload: "gone")
-        let client = MosquittoClient(configuration: configuration)
-        let events = EventCollector(client)
-        try client.start()
-        #expect(await events.connected()?.broker == Self.connection(first))
+        let pair = try await Self.connectedPair("cut")
+        let (first, second, status, client, events) = (pair.first, pair.second, pair.status, pair.client, pair.events)
         try client.publish(status, payload: "here", qos: .atLeastOnce, retain: true)
         try await Task.sleep(for: .milliseconds(200))
 
