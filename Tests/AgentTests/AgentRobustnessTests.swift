@@ -18,14 +18,19 @@ struct AgentRobustnessTests {
         await observer.stop()
     }
 
+    /// SIGINT as SIGTERM: `offline` arrives and stays retained. The retained copy is read with
+    /// mosquitto_sub, a process of its own, which no load on the test runner can delay.
     @Test func sigintStopsTheSameWay() async throws {
         let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
         let agent = try AgentProcess(brokerURL: broker.url)
-        #expect(await agent.waitForLog("connected to the broker"))
+        await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
         let exit = try #require(await agent.send(SIGINT))
         #expect(exit.status == 0 && exit.seconds < 2)
-        let status = try await Observer.retained(port: broker.port, filter: agent.prefix + "/status")
-        #expect(status.first?.payloadString == "offline")
+        await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "offline" }
+        let retained = try await MosquittoClients.retained(port: broker.port, topic: agent.prefix + "/status")
+        #expect(retained.map { String(decoding: $0.payload, as: UTF8.self) } == ["offline"], "\(broker.logContents().suffix(2000))")
+        await observer.stop()
     }
 
     @Test func killNineLeavesTheWillOffline() async throws {
