@@ -18,7 +18,7 @@ extension AgentCore {
                 reason: "the message is \(message.payloadLength) bytes; a config message is at most"
                     + " \(LiveSettings.maximumPayloadBytes) bytes (64 KiB).")), clearing: message.topic)
         }
-        if message.retain, sessionResumed, !message.payload.isEmpty,
+        if message.retain, link.sessionResumed, !message.payload.isEmpty,
            message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
             // A resumed session delivered every write made while we were away, queued in write
             // order and without the retain flag. A retained copy is the broker answering our
@@ -30,11 +30,11 @@ extension AgentCore {
         } else if message.topic == topics.configSet {
             // An empty payload is the deletion of a retained message (ours, below): not a config.
             guard !message.payload.isEmpty else { return }
-            let result = Result { () throws(SettingsRejection) in try settings.applying(json: message.payload) }
-            settle(result, clearing: message.topic)
+            receiveDesiredConfig(message.payload)
         } else if let key = topics.configKey(ofSetTopic: message.topic) {
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
+            if case .success = result, let key = LiveKey(rawValue: key) { writeOrder.record([key], at: wallClock()) }
             settle(result, clearing: message.topic)
         } else if topics.isUnderConfig(message.topic) {
             guard !message.payload.isEmpty else { return }
@@ -53,15 +53,48 @@ extension AgentCore {
         }
     }
 
+    /// A `P/config/set` object: applied but for the keys a later write already set (when the
+    /// writer stamped it `written_at`; see ``WriteOrder``), which are left as they are.
+    func receiveDesiredConfig(_ payload: [UInt8]) {
+        let now = wallClock()
+        var desired: DesiredConfig
+        do {
+            desired = try LiveSettings.desiredConfig(json: payload)
+        } catch {
+            return settle(.failure(error), clearing: topics.configSet)
+        }
+        if let writtenAt = desired.writtenAt, writtenAt > now + WriteOrder.maximumLead {
+            let ahead = Int(writtenAt - now)
+            return settle(.failure(SettingsRejection(key: DesiredConfig.writtenAtKey, value: "\(writtenAt)", reason:
+                "\"written_at\" is \(ahead) s ahead of the agent's clock; nothing was applied. Check that the writer's"
+                + " clock and the agent's are set (NTP), or leave written_at out.")), clearing: topics.configSet)
+        }
+        var superseded: [LiveKey] = []
+        if let writtenAt = desired.writtenAt {
+            superseded = writeOrder.superseded(desired.keys, writtenAt: writtenAt).sorted { $0.rawValue < $1.rawValue }
+            guard superseded.isEmpty || superseded.count < desired.settings.count else {
+                let later = superseded.map { "\($0.rawValue) at \(writeOrder.lastWritten($0) ?? 0)" }.joined(separator: ", ")
+                return settle(.failure(SettingsRejection(key: nil, value: nil, reason:
+                    "every key of this write (written_at \(writtenAt)) was written later (\(later)); nothing was"
+                    + " applied: the later write stands.")), clearing: topics.configSet)
+            }
+            for key in superseded { desired.settings.removeValue(forKey: key.rawValue) }
+        }
+        let result = Result { () throws(SettingsRejection) in try settings.applying(desired) }
+        if case .success = result { writeOrder.record(desired.keys, at: desired.writtenAt ?? now) }
+        settle(result, clearing: topics.configSet, superseded: superseded)
+    }
+
     /// Applies or rejects a desired config, then deletes the retained desired-config message.
     ///
     /// Deleting it is what makes "last write per key wins" survive restarts: the applied value
     /// lives on in the state directory and in `P/config`, and no older retained desired value is
     /// left on the broker to come back when the agent or the broker restarts.
-    func settle(_ result: Result<LiveSettings, SettingsRejection>, clearing topic: String) {
+    /// `superseded` are keys the message held that a later write had set: applied without them.
+    func settle(_ result: Result<LiveSettings, SettingsRejection>, clearing topic: String, superseded: [LiveKey] = []) {
         switch result {
         case .success(let new):
-            apply(new)
+            apply(new, superseded: superseded)
         case .failure(let rejection):
             log.warning("config rejected: \(rejection.description.escapedForLog(limit: 1000))")
             var details: [String: JSONValue] = ["reason": .string(rejection.reason)]
@@ -75,19 +108,23 @@ extension AgentCore {
     /// A message under `P/config/` on a topic that is neither `P/config/set` nor
     /// `P/config/<key>/set`: refused with `config_rejected`, and cleared when it was retained,
     /// so no stray desired config lingers on the broker to confuse the next reader.
+    ///
+    /// Retained whether it came at our subscribe or live: the stray filter keeps the publisher's
+    /// flag (MQTT 5 retain-as-published). On MQTT 3.1.1 the flag of a live message says nothing,
+    /// so every stray is cleared there: an empty retained message, a no-op when nothing was kept.
     func refuseConfigTopic(_ message: MQTTMessage) {
         let topic = String(message.topic.unicodeScalars.prefix(200)) + (message.topic.unicodeScalars.count > 200 ? "…" : "")
         let reason = "\(topic) is not a config topic; send a JSON object of settings to \(topics.configSet), or one value"
             + " to \(topics.configSet(key: "<key>")), where the keys are: \(LiveKey.list)."
         log.warning("config rejected: \(reason.escapedForLog(limit: 1000))")
         emit(AgentEvent(type: .configRejected, details: ["reason": .string(reason), "key": .null, "value": .null]))
-        if message.retain { publish(message.topic, [], retain: true, qos: .atLeastOnce) }
+        if message.retain || !link.retainFlagIsAsPublished { publish(message.topic, [], retain: true, qos: .atLeastOnce) }
     }
 
     /// Makes `new` the effective settings: live and reported; persisted and announced with
     /// `config_applied` when they came over MQTT. Settings from the file are not persisted:
     /// the file stays their source, so a later edit of it still counts.
-    func apply(_ new: LiveSettings, fromFile: Bool = false) {
+    func apply(_ new: LiveSettings, fromFile: Bool = false, superseded: [LiveKey] = []) {
         let changes = Self.differences(from: settings, to: new)
         let old = settings
         settings = new
@@ -100,6 +137,7 @@ extension AgentCore {
         publishConfig()
         if !fromFile {
             var details: [String: JSONValue] = ["changes": .object(changes)]
+            if !superseded.isEmpty { details["superseded"] = .array(superseded.map { .string($0.rawValue) }) }
             do {
                 try store.save(settings: new)
             } catch {

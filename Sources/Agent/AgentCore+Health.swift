@@ -26,12 +26,13 @@ extension AgentCore {
             .sampleRateHz: rate.map { .number($0.rounded(toDecimals: 1)) } ?? .null,
             .dropped: .integer(health.overruns),
             .i2cErrors: .integer(sampling.i2cErrors),
-            .reconnects: .integer(max(0, connections - 1)),
+            .reconnects: .integer(link.reconnects),
+            .inboundStalls: .integer(link.inboundStalls),
             .queuedEvents: .integer(events.count),
             .droppedEvents: .integer(events.dropped),
             .analysisWindows: .integer(analysisWindows),
             .version: .string(version),
-            .broker: broker.map { .string("\($0)") } ?? .null,
+            .broker: link.broker.map { .string("\($0)") } ?? .null,
         ]
         let object = Dictionary(uniqueKeysWithValues: payload.map { ($0.key.rawValue, $0.value) })
         publish(topics.health, JSONValue.object(object).bytes, retain: true)

@@ -11,17 +11,8 @@ extension AgentCore {
         switch event {
         case .connected(let connection):
             guard !stopping else { return }
-            connections += 1
             connected = true
-            let session = connection.sessionPresent ? ", session resumed" : ""
-            if let new = connection.broker, let old = broker, new != old {
-                log.info("switched broker: now on \(new) (MQTT \(connection.protocolVersion)\(session)), was on \(old)")
-            } else {
-                let at = connection.broker.map { " at \($0)" } ?? ""
-                log.info("connected to the broker (MQTT \(connection.protocolVersion))\(at)\(session)")
-            }
-            broker = connection.broker ?? broker
-            sessionResumed = connection.sessionPresent
+            log.info(link.connected(connection))
             // Birth in full even when the session was resumed: the retained topics may have been
             // cleared or changed while we were away, and on another broker they were never ours.
             publishBirth()
@@ -33,6 +24,10 @@ extension AgentCore {
             log.warning("cannot reach the broker: \(error)")
         case .message(let message):
             receive(message)
+        case .inboundStalled(let stall):
+            log.warning(link.stalled(stall, probeTopic: topics.inboundProbe))
+        case .inboundProbeUnanswered:
+            log.warning(BrokerLink.probeUnanswered(probeTopic: topics.inboundProbe))
         }
     }
 

@@ -36,6 +36,10 @@ public actor AgentCore {
     var settings: LiveSettings
     /// Whether the settings came from MQTT (now or persisted) rather than from the file.
     var settingsFromMQTT: Bool
+    /// Per key, when the write in force was written: a late, older write loses.
+    var writeOrder = WriteOrder()
+    /// Unix seconds, for the writers' `written_at`.
+    let wallClock: @Sendable () -> Double
     /// The calibration in force (`calibration.json`, or a reversal run here); nil for none.
     var calibrationRecord: CalibrationRecord?
 
@@ -51,11 +55,8 @@ public actor AgentCore {
 
     // The connection
     var connected = false
-    var connections = 0
-    /// The broker of the current (or last) connection, for `P/health` and the switch log line.
-    var broker: MQTTConfiguration.Broker?
-    /// Whether the broker resumed our persistent session at the last connect.
-    var sessionResumed = false
+    /// The connection's facts and counters.
+    var link = BrokerLink()
     var stopping = false
 
     // What goes out, each deciding when
@@ -89,7 +90,8 @@ public actor AgentCore {
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
                 calibration record: CalibrationRecord? = nil,
                 calibrationChip: CalibrationRecord.Chip = AgentCore.unknownChip, log: AgentLog, version: String,
-                homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double) {
+                homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double,
+                wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.topics = topics
         self.mqtt = mqtt
         self.store = store
@@ -100,6 +102,7 @@ public actor AgentCore {
         self.version = version
         discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
         self.clock = clock
+        self.wallClock = wallClock
         startTime = clock()
         calibrationRecord = record
         reversal = ReversalSession(chip: calibrationChip)

@@ -62,15 +62,20 @@ public struct AgentRunner: Sendable {
                                                          configuration.mqtt.discoveryPrefix + "/"],
                                       mqtt: client,
                                       requestsPerSecond: Double(configuration.service.requestsPerSecond),
-                                      burst: Double(configuration.service.burst), log: log, clock: { clock.now() },
+                                      burst: Double(configuration.service.burst),
+                                      requestTimeout: Double(configuration.service.requestTimeoutSeconds),
+                                      log: log, clock: { clock.now() }, wallClock: { Date().timeIntervalSince1970 },
                                       currentReading: { await core.currentReading() })
         let notifier = SystemdNotifier()
         let signals = SignalSource.signals()
 
         do {
-            var filters = topics.configFilters + [topics.commandFilter, topics.requestFilter]
+            var filters = [topics.configSet, topics.configKeySetFilter, topics.commandFilter, topics.requestFilter]
             if let homeAssistant { filters.append(homeAssistant.statusTopic) }
             try client.subscribe(filters, qos: .atLeastOnce)
+            // A stray published retained while we listen must be told from a passing one, to be
+            // cleared (MQTT 5; on 3.1.1 every stray is cleared, as the flag cannot tell).
+            try client.subscribe([topics.configStrayFilter], qos: .atLeastOnce, retainAsPublished: true)
             try client.start()
         } catch {
             log.error("\(error)")
@@ -195,8 +200,22 @@ extension AgentRunner {
         connection.sessionExpiry = .seconds(configuration.mqtt.sessionExpirySeconds)
         connection.maximumIncomingPayload = LiveSettings.maximumPayloadBytes
         connection.maximumPacketSize = maximumPacketSize
+        connection.receiveMaximum = configuration.mqtt.receiveMaximum
+        connection.inboundProbe = inboundProbe(configuration, topics: topics)
         return connection
     }
+
+    /// The inbound probe on `P/probe`: after `mqtt.inbound_probe_s` without a QoS 1/2 delivery,
+    /// waiting at most ``inboundProbeTimeoutS`` for its echo.
+    static func inboundProbe(_ configuration: AgentConfiguration, topics: Topics) -> InboundProbeSettings {
+        let silence = configuration.mqtt.inboundProbeSeconds
+        return InboundProbeSettings(topic: topics.inboundProbe, silence: .seconds(silence),
+                                    timeout: .seconds(min(inboundProbeTimeoutS, silence)))
+    }
+
+    /// The longest the inbound probe waits for its echo, seconds: a loaded broker answers a QoS 1
+    /// round trip in milliseconds, and 10 s keeps the worst detection at 60 s with a 50 s silence.
+    public static let inboundProbeTimeoutS = 10
 
     /// The largest MQTT 5 packet the broker may send the agent: a request up to this size is still
     /// answered `too_large`, a larger one never reaches it (the broker drops it). It bounds what

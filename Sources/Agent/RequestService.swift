@@ -25,8 +25,9 @@ public final class RequestService: Sendable {
     private let mqtt: any MQTTClient
     private let log: AgentLog
     private let clock: @Sendable () -> Double
+    private let wallClock: @Sendable () -> Double
     private let currentReading: @Sendable () async -> CurrentReading?
-    private let handler = RulerRequestHandler()
+    private let handler: RulerRequestHandler
     private let admission: Locked<Admission>
     private let queue: AsyncStream<MQTTMessage>
     private let enqueue: AsyncStream<MQTTMessage>.Continuation
@@ -40,19 +41,24 @@ public final class RequestService: Sendable {
     /// - Parameters:
     ///   - requestsPerSecond: the average rate answered before `busy`.
     ///   - burst: how many requests may arrive at once after a quiet spell.
+    ///   - requestTimeout: seconds after its `sent_at` when a request is answered `stale`.
     ///   - clock: monotonic seconds, for the token bucket.
+    ///   - wallClock: Unix seconds, which a request's `sent_at` is compared with.
     ///   - currentReading: the filtered reading for `rise` and `shim`; nil when there is none.
     ///   - reservedPrefixes: topic prefixes replies may not be sent under (but for
     ///     `P/response/…`): the base topic's and the discovery prefix's, each ending in `/`.
     public init(topics: Topics, reservedPrefixes: [String], mqtt: any MQTTClient, requestsPerSecond: Double,
-                burst: Double, log: AgentLog,
+                burst: Double, requestTimeout: Double = 30, log: AgentLog,
                 clock: @escaping @Sendable () -> Double,
+                wallClock: @escaping @Sendable () -> Double,
                 currentReading: @escaping @Sendable () async -> CurrentReading?) {
         self.topics = topics
         self.reservedPrefixes = reservedPrefixes
         self.mqtt = mqtt
         self.log = log
         self.clock = clock
+        self.wallClock = wallClock
+        handler = RulerRequestHandler(requestTimeout: requestTimeout)
         self.currentReading = currentReading
         admission = Locked(Admission(bucket: TokenBucket(ratePerSecond: requestsPerSecond, burst: burst)))
         (queue, enqueue) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .unbounded)
@@ -110,7 +116,7 @@ public final class RequestService: Sendable {
             let reading = needsReading ? await currentReading() : nil
             // Scoped so that the reply's tree and bytes are freed before the trim below.
             let replyBytes = {
-                let answer = handler.reply(service: service, payload: message.payload, reading: reading)
+                let answer = handler.reply(service: service, payload: message.payload, reading: reading, now: wallClock())
                 let bytes = answer.bytes
                 reply(answer, bytes: bytes, to: message, service: service)
                 return bytes.count

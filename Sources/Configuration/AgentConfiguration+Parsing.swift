@@ -39,7 +39,7 @@ extension AgentConfiguration {
         ]), marks: &marks)
         let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz"])
         try configuration.readSensor(sensor)
-        try configuration.readService(root.section("service", keys: ["requests_per_s", "burst"]))
+        try configuration.readService(root.section("service", keys: ["requests_per_s", "burst", "request_timeout_s"]))
         if let directory = try root.path("state_dir") { configuration.stateDirectory = directory }
         if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
             configuration.logLevel = LogLevel(rawValue: level)!
@@ -62,8 +62,8 @@ extension AgentConfiguration {
         return try root.section("vibration", keys: vibrationKeys.map(\.rawValue), hints: hints)
     }
 
-    static let mqttKeys = ["url", "brokers", "host", "port", "failback_s", "session_expiry_s", "client_id", "keepalive",
-                           "username", "password_file", "tls", "base_topic", "discovery_prefix", "discovery"]
+    static let mqttKeys = ["url", "brokers", "host", "port", "failback_s", "session_expiry_s", "receive_maximum",
+                           "inbound_probe_s", "client_id", "keepalive", "username", "password_file", "tls", "base_topic", "discovery_prefix", "discovery"]
     /// The most brokers `mqtt.brokers` may list.
     static let maximumBrokers = 16
     static let tlsKeys = ["ca_file", "cert_file", "key_file", "insecure"]
@@ -166,6 +166,12 @@ extension AgentConfiguration {
         mqtt.sessionExpirySeconds = try section.int("session_expiry_s", in: 0...4_294_967_295,
                                                     what: "the seconds a broker keeps the session (0: none)")
             ?? mqtt.sessionExpirySeconds
+        mqtt.receiveMaximum = try section.int("receive_maximum", in: 1...65_535,
+                                              what: "the QoS 1/2 messages the broker may have in flight to the agent")
+            ?? mqtt.receiveMaximum
+        mqtt.inboundProbeSeconds = try section.int("inbound_probe_s", in: 2...50,
+                                                   what: "the seconds of silence before the inbound probe")
+            ?? mqtt.inboundProbeSeconds
         if usesTLS { mqtt.tls = try Self.readTLS(tlsSection, marks: &marks) }
         if let clientID = try section.string("client_id") {
             if let problem = Self.clientIDProblem(clientID) { throw section.error(.invalidValue, "client_id", problem) }
@@ -285,6 +291,9 @@ extension AgentConfiguration {
         service.requestsPerSecond = try section.int("requests_per_s", in: 1...1_000_000,
                                                     what: "the ruler service's requests per second") ?? service.requestsPerSecond
         service.burst = try section.int("burst", in: 1...1_000_000, what: "the requests a burst may hold") ?? service.burst
+        service.requestTimeoutSeconds = try section.int("request_timeout_s", in: 1...86_400,
+                                                        what: "the seconds after which a stamped request is stale")
+            ?? service.requestTimeoutSeconds
     }
 
     /// Why `url` cannot be Home Assistant's `configuration_url`, or nil.

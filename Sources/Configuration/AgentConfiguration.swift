@@ -78,6 +78,17 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// away, in seconds, 0 to 4294967295; one day (86400) by default. 0 turns persistent
         /// sessions off: every connection starts clean, and what arrives while away is lost.
         public internal(set) var sessionExpirySeconds = 86_400
+        /// `mqtt.receive_maximum`: how many QoS 1/2 messages the broker may have in flight to the
+        /// agent at once (MQTT 5's Receive Maximum), 1 to 65535; 65535 by default. mosquitto
+        /// loses one for good with every message it drops as larger than the agent's 1 MiB
+        /// maximum packet size: at the default that takes 64 GiB of hostile traffic, and the
+        /// inbound probe repairs it anyway. Lower it only for a broker that needs it.
+        public internal(set) var receiveMaximum = 65_535
+        /// `mqtt.inbound_probe_s`: seconds without any QoS 1/2 delivery before the agent checks,
+        /// with a QoS 1 message to `P/probe`, that the broker still delivers to it; 2 to 50, 30 by
+        /// default. The probe waits at most 10 s (or this, if less) before the agent reconnects,
+        /// so a stall is found within 40 s at the default, 60 s at most.
+        public internal(set) var inboundProbeSeconds = 30
         /// TLS settings, or nil for a plain TCP connection.
         public internal(set) var tls: TLSSettings?
         /// The MQTT client identifier; `plumb-<device id>` by default.
@@ -134,6 +145,9 @@ public struct AgentConfiguration: Sendable, Equatable {
         public internal(set) var requestsPerSecond = 200
         /// Requests that may arrive at once after a quiet spell; 50 by default.
         public internal(set) var burst = 50
+        /// `service.request_timeout_s`: a request stamped with `sent_at` longer ago than this
+        /// (seconds, 1 to 86400; 30 by default) is answered `stale` instead of late.
+        public internal(set) var requestTimeoutSeconds = 30
 
         init() {}
     }

@@ -13,6 +13,9 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case i2cErrors = "i2c_errors"
     /// Connections to the broker after the first.
     case reconnects
+    /// Times the broker stopped delivering QoS 1/2 messages to the agent (its probe on `P/probe`
+    /// went unanswered) and the agent reconnected to repair it.
+    case inboundStalls = "inbound_stalls"
     /// Events waiting for the broker.
     case queuedEvents = "queued_events"
     /// Events dropped because the queue was full.

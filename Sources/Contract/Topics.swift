@@ -48,6 +48,11 @@ public struct Topics: Sendable, Hashable {
 
     /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
     public var bubble: String { prefix + "/bubble" }
+    /// `P/probe`: the agent's own check that the broker still delivers QoS 1/2 messages to it.
+    /// The agent publishes a random token there at QoS 1 after a silence and subscribes to it;
+    /// when the token does not come back it reconnects, keeping the session. Nobody else needs
+    /// it; the agent must be allowed to read and write it.
+    public var inboundProbe: String { prefix + "/probe" }
     /// `P/request/+`: ruler-service requests, one per ``RulerServiceName``.
     public var requestFilter: String { prefix + "/request/+" }
 

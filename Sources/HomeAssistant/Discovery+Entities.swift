@@ -196,6 +196,9 @@ extension Discovery {
             ("reconnects", .reconnects, "Reconnects", [
                 "icon": .string("mdi:lan-connect"), "state_class": .string("total_increasing"),
             ]),
+            ("inbound_stalls", .inboundStalls, "Inbound stalls", [
+                "icon": .string("mdi:email-off-outline"), "state_class": .string("total_increasing"),
+            ]),
             // No state_class: long-term statistics of an uptime mean nothing.
             ("uptime", .uptimeS, "Uptime", [
                 "device_class": .string("duration"), "unit_of_measurement": .string("s"),

@@ -32,7 +32,11 @@ public protocol MQTTClient: AnyObject, Sendable {
     /// The client remembers the filters and sends them again each time it connects, because a
     /// clean session forgets them. Call it once, before or after ``start()``.
     /// - Throws: ``MQTTError/Code/invalidTopic`` for a malformed filter (nothing is remembered).
-    func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError)
+    ///
+    /// With `retainAsPublished` (MQTT 5 only) the broker keeps the publisher's retain flag on
+    /// messages it forwards live, so ``MQTTMessage/retain`` tells a retained message from a
+    /// passing one whenever it arrives; otherwise a live message always arrives unretained.
+    func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) throws(MQTTError)
 
     /// Sends a clean DISCONNECT (so the broker does not publish the will), stops the network
     /// thread and finishes ``events``.
@@ -44,6 +48,11 @@ public protocol MQTTClient: AnyObject, Sendable {
 }
 
 extension MQTTClient {
+    /// Subscribes without retain-as-published (see ``subscribe(_:qos:retainAsPublished:)``).
+    public func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
+        try subscribe(filters, qos: qos, retainAsPublished: false)
+    }
+
     /// Publishes a message with default QoS 0, no retain and no properties unless given.
     public func publish(_ topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false)
         throws(MQTTError) {
@@ -71,6 +80,13 @@ public enum MQTTEvent: Sendable, Equatable {
     case connectionFailed(MQTTError)
     /// A message arrived on a subscribed topic.
     case message(MQTTMessage)
+    /// The inbound probe went unanswered: the broker holds our QoS 1/2 messages. The client
+    /// disconnects cleanly and connects again at once, keeping the session (a `disconnected(nil)`
+    /// and a `connected` follow), so what the broker held is delivered.
+    case inboundStalled(InboundStall)
+    /// The inbound probe went unanswered on a fresh connection too, so it cannot be answered at
+    /// all (the broker's ACL may deny the probe topic): no more probes until the next connection.
+    case inboundProbeUnanswered(waited: Duration)
 }
 
 /// What the broker agreed to when it accepted a connection.

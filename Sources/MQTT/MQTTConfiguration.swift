@@ -65,6 +65,14 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// flood of large messages waiting for the receiver holds at most this much each; the
     /// ``MQTTMessage/payloadLength`` keeps the length as sent. nil keeps every payload whole.
     public var maximumIncomingPayload: Int?
+    /// The Receive Maximum announced in an MQTT 5 CONNECT: how many QoS 1/2 messages the broker
+    /// may have in flight to us at once, 1…65535; nil leaves libmosquitto's 20. mosquitto never
+    /// gives back a unit for a message it drops as larger than ``maximumPacketSize``: this many
+    /// such drops silence us (see ``InboundLiveness``). MQTT 3.1.1 has no such announcement.
+    public var receiveMaximum: Int?
+    /// The check that QoS 1/2 messages still reach us, with a reconnect (session kept) when they
+    /// do not; nil for none. See ``InboundLiveness``.
+    public var inboundProbe: InboundProbeSettings?
 
     /// TLS settings. Peer verification is on unless turned off explicitly.
     public struct TLS: Sendable, Equatable {
@@ -130,7 +138,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
                 username: String? = nil, password: String? = nil, will: MQTTWill? = nil, tls: TLS? = nil,
                 protocolVersion: MQTTProtocolVersion = .v5, reconnectDelay: ReconnectDelay = ReconnectDelay(),
                 failbackInterval: Duration = .seconds(60), maximumPacketSize: Int? = nil,
-                maximumIncomingPayload: Int? = nil) {
+                maximumIncomingPayload: Int? = nil, receiveMaximum: Int? = nil,
+                inboundProbe: InboundProbeSettings? = nil) {
         brokers = [Broker(host: host, port: port ?? (tls == nil ? 1883 : 8883))] + failoverBrokers
         self.failbackInterval = failbackInterval
         self.sessionExpiry = sessionExpiry
@@ -145,6 +154,8 @@ public struct MQTTConfiguration: Sendable, Equatable, CustomStringConvertible {
         self.reconnectDelay = reconnectDelay
         self.maximumPacketSize = maximumPacketSize
         self.maximumIncomingPayload = maximumIncomingPayload
+        self.receiveMaximum = receiveMaximum
+        self.inboundProbe = inboundProbe
     }
 
     /// A configuration for `mqtt://host[:port]` or `mqtts://host[:port]` (TLS with the system CA

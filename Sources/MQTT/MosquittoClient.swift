@@ -26,6 +26,10 @@
 /// - An MQTT 5 attempt refused with "unsupported protocol version", or closed by the broker
 ///   without any CONNACK (RabbitMQ before 3.13), is retried at once with 3.1.1, which is then kept
 ///   for that broker for the life of the client once it connects.
+/// - With ``MQTTConfiguration/inboundProbe``, a QoS 1 message of its own checks, after a silence,
+///   that the broker still delivers QoS 1/2 messages; when it does not come back, the client
+///   reports ``MQTTEvent/inboundStalled(_:)``, disconnects cleanly and connects again to the same
+///   broker at once, keeping the session (see ``InboundLiveness``).
 /// - Nothing is queued while disconnected: ``publish(_:payload:qos:retain:properties:)`` throws
 ///   ``MQTTError/Code/noConnection``.
 /// - Releasing the client without ``disconnect()`` also disconnects cleanly, in the background.
@@ -56,8 +60,8 @@ public final class MosquittoClient: MQTTClient {
         try session.publish(topic, payload: payload, qos: qos, retain: retain, properties: properties)
     }
 
-    public func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
-        try session.subscribe(filters, qos: qos)
+    public func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) throws(MQTTError) {
+        try session.subscribe(filters, qos: qos, retainAsPublished: retainAsPublished)
     }
 
     public func disconnect() async {

@@ -44,18 +44,13 @@ extension MosquittoSession {
         }
         // Marking connected and reading the filters in one critical section pairs with
         // `subscribe`: each new filter is sent exactly once, either here or there.
-        let (subscriptions, broker) = state.withLock { (state) -> ([(filter: String, qos: MQTTQoS)], MQTTConfiguration.Broker) in
+        let (subscriptions, broker) = state.withLock { (state) -> ([Subscription], MQTTConfiguration.Broker) in
             state.connected = true
             state.attempt.everConnected = true
+            state.liveness?.connected(at: .now)
             return (state.subscriptions, state.broker)
         }
-        if let handle {
-            for qos in MQTTQoS.allCases {
-                let filters = subscriptions.filter { $0.qos == qos }.map(\.filter)
-                // A failure here means the connection is already gone; the next connect re-sends.
-                if !filters.isEmpty { _ = sendSubscribe(handle, filters, qos: qos, version: version) }
-            }
-        }
+        if let handle { sendSubscriptions(handle, subscriptions, version: version) }
         let connection = MQTTConnection(protocolVersion: version, sessionPresent: flags & 1 != 0, broker: broker)
         continuation.yield(.connected(connection))
     }
@@ -65,6 +60,7 @@ extension MosquittoSession {
             state.attempt.disconnect = (rc, value)
             let wasConnected = state.connected
             state.connected = false
+            state.liveness?.disconnected()
             if wasConnected { state.attempt.reported = true }
             return (wasConnected, state.stopRequested || state.leaving)
         }
@@ -93,6 +89,14 @@ extension MosquittoSession {
             // Cut at receipt: a receiver slower than a flood must not hold megabytes per message.
             let kept = configuration.maximumIncomingPayload.map { min(length, $0 + 1) } ?? length
             payload = Array(UnsafeRawBufferPointer(start: bytes, count: kept))
+        }
+        if message.qos > 0, let probe = configuration.inboundProbe {
+            // Every QoS 1/2 delivery proves the path; our own probe goes no further.
+            let nonce = topic == probe.topic ? String(decoding: payload, as: UTF8.self) : nil
+            let ours = state.withLock { $0.liveness?.delivered(probeNonce: nonce, at: .now) ?? false }
+            if ours || nonce != nil { return }
+        } else if let probe = configuration.inboundProbe, topic == probe.topic {
+            return  // a QoS 0 copy proves nothing about the QoS 1/2 path, and is nobody's business
         }
         var received = MQTTMessage(topic: topic, payload: payload,
                                    qos: MQTTQoS(rawValue: Int(message.qos)) ?? .atMostOnce, retain: message.retain,

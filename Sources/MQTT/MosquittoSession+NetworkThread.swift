@@ -30,6 +30,10 @@ extension MosquittoSession {
             case .failedBack:
                 // Left a working broker for the first, which just answered a check: at once.
                 delay = minimum
+            case .repairing:
+                // Left a connection whose inbound path stalled: the same broker, at once, with
+                // the session (the broker resets what it counts in flight at a reconnect).
+                delay = minimum
             case .lost:
                 rotation.advance()
                 delay = minimum
@@ -56,7 +60,7 @@ extension MosquittoSession {
         _ = wake.wait(timeout: .now() + delay.dispatchInterval)
     }
 
-    private enum Outcome { case stopped, fallback, failedBack, lost, failed }
+    private enum Outcome { case stopped, fallback, failedBack, repairing, lost, failed }
 
     private func runAttempt(_ rotation: inout BrokerRotation) -> Outcome {
         guard let handle else { return .stopped }
@@ -88,13 +92,17 @@ extension MosquittoSession {
             mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue),
                                          UInt32(clamping: size))
         }
+        if version == .v5, let maximum = configuration.receiveMaximum {
+            mosquitto_property_add_int16(&properties, Int32(MQTT_PROP_RECEIVE_MAXIMUM.rawValue),
+                                         UInt16(clamping: max(1, maximum)))
+        }
         var rc = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port),
                                            Int32(configuration.keepAlive), nil, properties)
         var failure = (rc: rc, errno: errno)
         let reachedBroker = rc == MOSQ_ERR_SUCCESS.rawValue
-        var failedBack = false
+        var ending = PumpEnding.connectionEnded
         if reachedBroker {
-            (failure, failedBack) = pump(handle, rotation: &rotation)
+            (failure, ending) = pump(handle, rotation: &rotation)
             rc = failure.rc
         }
         let attempt = state.withLock { (state) -> Attempt in
@@ -120,7 +128,8 @@ extension MosquittoSession {
         }
         if state.withLock({ $0.stopRequested }) { return .stopped }
         if attempt.fallbackToV311 { return .fallback }
-        if failedBack { return .failedBack }
+        if ending == .failedBack { return .failedBack }
+        if ending == .repairing { return .repairing }
         let cause = attempt.disconnect ?? failure
         if !attempt.reported {
             let phase: MQTTError.Phase = attempt.everConnected ? .connected : .connecting
@@ -131,17 +140,21 @@ extension MosquittoSession {
         return attempt.everConnected ? .lost : .failed
     }
 
+    /// Why ``pump(_:rotation:)`` left a connection.
+    private enum PumpEnding { case connectionEnded, failedBack, repairing }
+
     /// Runs `mosquitto_loop` until the connection ends; returns its last code and errno, and
-    /// whether it ended because the first broker answered a failback check.
+    /// whether we left on purpose: for the first broker, which answered a failback check, or to
+    /// repair a stalled inbound path.
     private func pump(_ handle: OpaquePointer,
-                      rotation: inout BrokerRotation) -> (result: (rc: Int32, errno: Int32), failedBack: Bool) {
+                      rotation: inout BrokerRotation) -> (result: (rc: Int32, errno: Int32), ending: PumpEnding) {
         // 200 ms bounds how long a stop or drop request waits; publishes wake the loop at once
         // through libmosquitto's internal socket pair.
         let turn: Int32 = 200
         var stopDeadline: ContinuousClock.Instant?
         var wasConnected = false
         var probe: FailbackProbe?
-        var failedBack = false
+        var ending = PumpEnding.connectionEnded
         while true {
             let (stop, drop, connected) = state.withLock { (state) -> (Bool, Bool, Bool) in
                 defer { state.dropRequested = false }
@@ -154,6 +167,13 @@ extension MosquittoSession {
                 sayGoodbye(handle, publishingWill: false)
                 stopDeadline = .now + .milliseconds(500)
             } else if connected, stopDeadline == nil {
+                if checkInbound(handle, at: now) {
+                    // A clean DISCONNECT keeps the session and fires no will: nobody sees us go.
+                    state.withLock { $0.leaving = true }
+                    sayGoodbye(handle, publishingWill: false)
+                    ending = .repairing
+                    stopDeadline = .now + .milliseconds(500)
+                }
                 if probe == nil, rotation.failbackDue(at: now) {
                     rotation.checkedFirst(at: now)
                     probe = FailbackProbe.start(configuration, version: state.withLock { $0.versions[0] })
@@ -166,7 +186,7 @@ extension MosquittoSession {
                     state.withLock { $0.leaving = true }
                     sayGoodbye(handle, publishingWill: true)
                     rotation.failBack()
-                    failedBack = true
+                    ending = .failedBack
                     stopDeadline = .now + .milliseconds(500)
                 case false?: probe = nil
                 case nil: break
@@ -176,9 +196,34 @@ extension MosquittoSession {
             errno = 0
             let rc = mosquitto_loop(handle, turn, 1)
             let error = errno
-            if rc != MOSQ_ERR_SUCCESS.rawValue { return ((rc, error), failedBack) }
-            if let stopDeadline, .now > stopDeadline { return ((rc, error), failedBack) }
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return ((rc, error), ending) }
+            if let stopDeadline, .now > stopDeadline { return ((rc, error), ending) }
         }
+    }
+
+    /// Carries out what the inbound probe decides at `now`; true when the connection must be
+    /// left to repair a stall.
+    private func checkInbound(_ handle: OpaquePointer, at now: ContinuousClock.Instant) -> Bool {
+        guard let settings = configuration.inboundProbe else { return false }
+        let action = state.withLock { $0.liveness?.check(at: now, makeNonce: Self.makeNonce) }
+        switch action {
+        case .sendProbe(let nonce)?:
+            sendProbe(handle, topic: settings.topic, nonce: nonce)
+            return false
+        case .reconnect(let stall)?:
+            continuation.yield(.inboundStalled(stall))
+            return true
+        case .giveUp(let waited)?:
+            continuation.yield(.inboundProbeUnanswered(waited: waited))
+            return false
+        case nil:
+            return false
+        }
+    }
+
+    /// 64 random bits in hex: nobody else can publish a message that passes for our probe.
+    private static func makeNonce() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16)
     }
 
     /// Writes what is still queued, the will too when `publishingWill`, then a DISCONNECT.

@@ -51,15 +51,16 @@ extension MosquittoSession {
         }
     }
 
-    func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
+    func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) throws(MQTTError) {
         if let bad = filters.first(where: { !isValidTopicFilter($0) }) { throw .invalidTopicFilter(bad) }
         guard !filters.isEmpty else { return }
         let version = state.withLock { (state) -> MQTTProtocolVersion? in
             for filter in filters {
+                let subscription = Subscription(filter: filter, qos: qos, retainAsPublished: retainAsPublished)
                 if let index = state.subscriptions.firstIndex(where: { $0.filter == filter }) {
-                    state.subscriptions[index].qos = qos
+                    state.subscriptions[index] = subscription
                 } else {
-                    state.subscriptions.append((filter, qos))
+                    state.subscriptions.append(subscription)
                 }
             }
             return state.connected ? state.version : nil
@@ -67,9 +68,23 @@ extension MosquittoSession {
         // Not connected: the connect callback sends them. Connected: the callback already ran
         // without these filters, so send them now.
         guard let version, let handle else { return }
-        let rc = sendSubscribe(handle, filters, qos: qos, version: version)
+        let rc = sendSubscribe(handle, filters, qos: qos, retainAsPublished: retainAsPublished, version: version)
         guard rc == MOSQ_ERR_SUCCESS.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
             throw MQTTError(mosquitto: rc, errno: 0, phase: .publishing, context: context)
+        }
+    }
+
+    /// Sends the SUBSCRIBEs for every remembered filter, one per set of options.
+    func sendSubscriptions(_ handle: OpaquePointer, _ subscriptions: [Subscription], version: MQTTProtocolVersion) {
+        for qos in MQTTQoS.allCases {
+            for retainAsPublished in [false, true] {
+                let filters = subscriptions.filter { $0.qos == qos && $0.retainAsPublished == retainAsPublished }
+                    .map(\.filter)
+                // A failure here means the connection is already gone; the next connect re-sends.
+                if !filters.isEmpty {
+                    _ = sendSubscribe(handle, filters, qos: qos, retainAsPublished: retainAsPublished, version: version)
+                }
+            }
         }
     }
 
@@ -79,14 +94,29 @@ extension MosquittoSession {
     /// subscription is new: the session already holds the rest, and the messages that arrived on
     /// them while we were away are delivered in the order they arrived. A second copy of each
     /// topic's retained message, sent after them in the broker's topic order, would re-apply an
-    /// older write last. MQTT 3.1.1 has no such option: there the broker re-sends them.
-    func sendSubscribe(_ handle: OpaquePointer, _ filters: [String], qos: MQTTQoS, version: MQTTProtocolVersion) -> Int32 {
+    /// older write last. MQTT 3.1.1 has no such option: there the broker re-sends them, and it
+    /// has no retain-as-published either.
+    func sendSubscribe(_ handle: OpaquePointer, _ filters: [String], qos: MQTTQoS, retainAsPublished: Bool,
+                       version: MQTTProtocolVersion) -> Int32 {
         let strings = filters.map { strdup($0) }
         defer { strings.forEach { free($0) } }
-        let options = version == .v5 && !configuration.cleanSession ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) : 0
+        var options: Int32 = 0
+        if version == .v5 {
+            if !configuration.cleanSession { options |= Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) }
+            if retainAsPublished { options |= Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) }
+        }
         return strings.withUnsafeBufferPointer { list in
             mosquitto_subscribe_multiple(handle, nil, Int32(list.count), list.baseAddress, Int32(qos.rawValue), options,
                                          nil)
+        }
+    }
+
+    /// Publishes the inbound probe. A failure is the connection going: the probe then times out
+    /// on a connection that no longer exists, which ``InboundLiveness`` ignores.
+    func sendProbe(_ handle: OpaquePointer, topic: String, nonce: String) {
+        let bytes = Array(nonce.utf8)
+        _ = bytes.withUnsafeBytes { raw in
+            mosquitto_publish(handle, nil, topic, Int32(raw.count), raw.baseAddress, 1, false)
         }
     }
 

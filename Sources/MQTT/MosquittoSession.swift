@@ -64,10 +64,19 @@ final class MosquittoSession: @unchecked Sendable {
         var leaving = false
         /// True between a successful CONNACK and the loss of that connection.
         var connected = false
-        var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+        var subscriptions: [Subscription] = []
+        /// The inbound probe's decisions; nil when the configuration asks for no probe.
+        var liveness: InboundLiveness?
         var attempt = Attempt()
         var exitWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID = 0
+    }
+
+    /// One filter as it is sent at every connect.
+    struct Subscription: Equatable {
+        var filter: String
+        var qos: MQTTQoS
+        var retainAsPublished: Bool
     }
 
     /// What the callbacks learnt during one connection attempt.
@@ -90,6 +99,13 @@ final class MosquittoSession: @unchecked Sendable {
                              versions: Array(repeating: configuration.protocolVersion, count: configuration.brokers.count),
                              broker: configuration.brokers.first ?? .init(host: "", port: 0),
                              context: MQTTError.Context(configuration)))
+        if let probe = configuration.inboundProbe {
+            // Our own subscription: the probe must come back to us.
+            state.withLock { state in
+                state.liveness = InboundLiveness(settings: probe)
+                state.subscriptions.append(Subscription(filter: probe.topic, qos: .atLeastOnce, retainAsPublished: false))
+            }
+        }
         let id = configuration.clientID
         handle = mosquitto_new(id.isEmpty ? nil : id, configuration.cleanSession, nil)
         creationErrno = errno

@@ -98,6 +98,8 @@ final class FleetCollector: Sendable {
                     case .disconnected(let error):
                         state.connected = false
                         state.problem = error.map { "\($0)" }
+                    case .inboundStalled, .inboundProbeUnanswered:
+                        break  // the collector asks for no inbound probe
                     case .message(let message):
                         state.lastMessage = .now
                         if message.topic == marker {

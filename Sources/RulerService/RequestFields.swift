@@ -10,9 +10,10 @@ struct RequestFields {
     let service: RulerServiceName
     private let values: [String: JSONValue]
 
-    /// - Parameter accepted: the service's keys, besides `transaction`, which every service takes.
+    /// - Parameter accepted: the service's keys, besides `transaction` and `sent_at`, which
+    ///   every service takes.
     init(service: RulerServiceName, object: [String: JSONValue], accepted: [String]) throws(RequestFailure) {
-        let allowed = accepted + ["transaction"]
+        let allowed = accepted + ["transaction", "sent_at"]
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw .badRequest("a \(service.rawValue) request has no key \"\(unknown)\"; the accepted keys are "
                 + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + ".")

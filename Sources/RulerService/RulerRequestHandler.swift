@@ -2,7 +2,7 @@ import Contract
 import StrictJSON
 
 /// Answers ruler-service requests: JSON request bytes in, a reply out. Pure: no I/O, no clock;
-/// the agent passes in the current reading.
+/// the agent passes in the current reading and, for requests stamped `sent_at`, the time.
 ///
 /// Every payload gets a reply: empty, not strict JSON (`StrictJSON`: the reply names the
 /// problem, its line and column), not an object, too large, or for an unknown service, it is an
@@ -12,27 +12,35 @@ public struct RulerRequestHandler: Sendable {
     /// The largest payload read; a larger one is answered `too_large` without being parsed.
     public static let maximumPayloadBytes = 16 * 1024
 
-    public init() {}
+    /// Seconds after its `sent_at` when a request is answered `stale` (`service.request_timeout_s`).
+    public let requestTimeout: Double
+
+    public init(requestTimeout: Double = 30) {
+        self.requestTimeout = requestTimeout
+    }
 
     /// The reply to `payload` sent to `service`, the last level of `P/request/<service>` as it
     /// came in: a name that is no ``RulerServiceName`` is answered `bad_request`, listing them.
     ///
     /// - Parameter reading: the current filtered reading, which `rise` and `shim` need (they
     ///   answer `no_reading` without one); ignored by `ruler` and `convert`.
-    public func reply(service: String, payload: [UInt8], reading: CurrentReading?) -> ServiceReply {
-        reply(service: RulerServiceName(rawValue: service), named: service, payload: payload, reading: reading)
+    /// - Parameter now: the wall-clock time (Unix seconds) a `sent_at` is compared with; nil
+    ///   answers every request, however old it says it is.
+    public func reply(service: String, payload: [UInt8], reading: CurrentReading?, now: Double? = nil) -> ServiceReply {
+        reply(service: RulerServiceName(rawValue: service), named: service, payload: payload, reading: reading, now: now)
     }
 
     /// The reply to `payload` sent to `service`.
     ///
     /// - Parameter reading: as for ``reply(service:payload:reading:)``.
-    public func reply(to service: RulerServiceName, payload: [UInt8], reading: CurrentReading?) -> ServiceReply {
-        reply(service: service, named: service.rawValue, payload: payload, reading: reading)
+    public func reply(to service: RulerServiceName, payload: [UInt8], reading: CurrentReading?,
+                      now: Double? = nil) -> ServiceReply {
+        reply(service: service, named: service.rawValue, payload: payload, reading: reading, now: now)
     }
 
     /// `name` is what the request called the service; `service` is nil when that is none.
     private func reply(service: RulerServiceName?, named name: String, payload: [UInt8],
-                       reading: CurrentReading?) -> ServiceReply {
+                       reading: CurrentReading?, now: Double?) -> ServiceReply {
         guard payload.count <= Self.maximumPayloadBytes else {
             return .failure(.tooLarge, "the request is \(payload.count) bytes; the limit is \(Self.maximumPayloadBytes)"
                 + " (16 KiB): send a smaller request.", transaction: nil)
@@ -48,10 +56,32 @@ public struct RulerRequestHandler: Sendable {
                     + RulerServiceName.list + ", at P/request/<service>.")
             }
             let object = try Self.object(from: decoded, service: service)
+            try checkAge(object, now: now)
             return .ok(try answer(service: service, object: object, reading: reading), transaction: transaction)
         } catch {
             return .failure(error.code, error.message, transaction: transaction)
         }
+    }
+
+    /// Refuses a request whose `sent_at` (Unix seconds, as the requester's clock had it) is more
+    /// than ``requestTimeout`` before `now`. One from the future is answered: clocks differ by
+    /// seconds, and nobody waits on an answer that comes early.
+    private func checkAge(_ object: [String: JSONValue], now: Double?) throws(RequestFailure) {
+        let sentAt: Double
+        switch object["sent_at"] {
+        case nil, .null?: return
+        case .number(let value)?: sentAt = value
+        case .integer(let value)?: sentAt = Double(value)
+        default:
+            throw .badRequest("\"sent_at\" is the time the request was sent, in Unix seconds, such as 1764626400.5.")
+        }
+        guard sentAt > 0 else {
+            throw .badRequest("\"sent_at\" is the time the request was sent, in Unix seconds (above 0), such as 1764626400.5.")
+        }
+        guard let now, now - sentAt > requestTimeout else { return }
+        let age = Int((now - sentAt).rounded(.down))
+        throw RequestFailure(.stale, "the request was sent \(age) s ago, more than service.request_timeout_s"
+            + " (\(Int(requestTimeout)) s): it waited at the broker and was not answered late. Send it again.")
     }
 
     /// Only the echoed transaction, cheaply, for `busy` replies to a flood: nil when the payload

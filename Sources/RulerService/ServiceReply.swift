@@ -11,6 +11,10 @@ public enum ServiceErrorCode: String, Sendable {
     /// The request needs a reading and there is none usable (starting, a sensor fault, or the
     /// level tipped 90° or more).
     case noReading = "no_reading"
+    /// The request says it was sent (`sent_at`) longer ago than `service.request_timeout_s`: it
+    /// waited at the broker (the agent away, or its inbound path stalled), and its requester
+    /// has given up on it. Send it again for an answer.
+    case stale
 }
 
 /// A reply to a ruler-service request: data, or an error with its code, and the request's

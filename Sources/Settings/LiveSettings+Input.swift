@@ -72,7 +72,15 @@ extension LiveSettings {
     ///   ones), a wrong type (a boolean or a string for a number), a non-finite number, a value
     ///   out of its ``rules``, and a broken combination (see ``rules``).
     public func applying(json payload: [UInt8]) throws(SettingsRejection) -> LiveSettings {
-        try Self.checkSize(payload)
+        try applying(Self.desiredConfig(json: payload))
+    }
+
+    /// Reads a `P/config/set` message: one strict JSON object of settings, perhaps stamped with
+    /// `written_at` (Unix seconds, a positive number).
+    /// - Throws: ``SettingsRejection`` when it is over 64 KiB, not strict JSON, not an object, or
+    ///   its `written_at` is not a positive number. Unknown keys are refused by ``applying(_:)``.
+    public static func desiredConfig(json payload: [UInt8]) throws(SettingsRejection) -> DesiredConfig {
+        try checkSize(payload)
         let value: JSONValue
         do {
             value = try StrictJSON.parse(payload, allowingScalars: true)
@@ -80,12 +88,29 @@ extension LiveSettings {
             throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
                 "the message is \(error); nothing was applied. Send one JSON object such as {\"level_tolerance\": 0.1}.")
         }
-        guard case .object(let object) = value else {
+        guard case .object(var object) = value else {
             throw SettingsRejection(nil, value: String(decoding: payload, as: UTF8.self), reason:
                 "a config message is a JSON object of settings, such as {\"level_tolerance\": 0.1},"
                 + " not \(value.kindDescription); to set one key alone, publish the bare value to"
                 + " P/config/<key>/set.")
         }
+        var writtenAt: Double?
+        switch object.removeValue(forKey: DesiredConfig.writtenAtKey) {
+        case nil, .null?: break
+        case .number(let time)? where time > 0: writtenAt = time
+        case .integer(let time)? where time > 0: writtenAt = Double(time)
+        case let other?:
+            throw SettingsRejection(key: DesiredConfig.writtenAtKey, value: other.input.shown, reason:
+                "\"written_at\" is when the writer wrote the message, in Unix seconds (a positive number such as"
+                + " 1764626400.25); nothing was applied.")
+        }
+        return DesiredConfig(settings: object, writtenAt: writtenAt)
+    }
+
+    /// These settings with a read `P/config/set` message applied (its `written_at` is the
+    /// caller's business: see ``WriteOrder``). All or nothing, as ``applying(json:)``.
+    public func applying(_ desired: DesiredConfig) throws(SettingsRejection) -> LiveSettings {
+        let object = desired.settings
         let unknown = object.keys.filter { LiveKey(rawValue: $0) == nil }.sorted()
         if let first = unknown.first {
             let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")

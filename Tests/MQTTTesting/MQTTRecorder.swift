@@ -79,7 +79,7 @@ public final class MQTTRecorder: MQTTClient {
         }
     }
 
-    public func subscribe(_ filters: [String], qos: MQTTQoS) throws(MQTTError) {
+    public func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) throws(MQTTError) {
         if let bad = filters.first(where: { !isValidTopicFilter($0) }) { throw .invalidTopicFilter(bad) }
         state.withLock { state in
             for filter in filters {

@@ -1,0 +1,59 @@
+import MQTT
+
+/// What the agent knows of its link to the broker: the connection it is on, what the broker
+/// agreed to, and the counters `P/health` reports. A value with no I/O; ``AgentCore`` feeds it
+/// the client's events.
+struct BrokerLink: Sendable, Equatable {
+    /// Connections accepted since start; `reconnects` is one less.
+    private(set) var connections = 0
+    /// The broker of the current (or last) connection, for `P/health` and the switch log line.
+    private(set) var broker: MQTTConfiguration.Broker?
+    /// Whether the broker resumed our persistent session at the last connect.
+    private(set) var sessionResumed = false
+    /// The protocol of the current (or last) connection: on 3.1.1 no subscription keeps the
+    /// publisher's retain flag, so a live message never says whether it was retained.
+    private(set) var protocolVersion = MQTTProtocolVersion.v5
+    /// Inbound stalls found (and repaired by a reconnect) since start.
+    private(set) var inboundStalls = 0
+
+    /// `reconnects` for `P/health`.
+    var reconnects: Int { max(0, connections - 1) }
+
+    /// Whether `message.retain` is the publisher's flag even for a message forwarded live, on a
+    /// subscription made with retain-as-published.
+    var retainFlagIsAsPublished: Bool { protocolVersion == .v5 }
+
+    /// Records an accepted connection; returns the log line that says where we are.
+    mutating func connected(_ connection: MQTTConnection) -> String {
+        connections += 1
+        let session = connection.sessionPresent ? ", session resumed" : ""
+        let line: String
+        if let new = connection.broker, let old = broker, new != old {
+            line = "switched broker: now on \(new) (MQTT \(connection.protocolVersion)\(session)), was on \(old)"
+        } else {
+            let at = connection.broker.map { " at \($0)" } ?? ""
+            line = "connected to the broker (MQTT \(connection.protocolVersion))\(at)\(session)"
+        }
+        broker = connection.broker ?? broker
+        sessionResumed = connection.sessionPresent
+        protocolVersion = connection.protocolVersion
+        return line
+    }
+
+    /// Records a stall; returns the warning to log, once for this stall.
+    mutating func stalled(_ stall: InboundStall, probeTopic: String) -> String {
+        inboundStalls += 1
+        let waited = Double(stall.waited.components.seconds) + Double(stall.waited.components.attoseconds) / 1e18
+        return "the broker stopped delivering QoS 1 and 2 messages to the agent (config writes, commands, requests):"
+            + " its probe on \(probeTopic) went unanswered for \(Int(waited.rounded())) s. Reconnecting at once, keeping"
+            + " the session, so what the broker held is delivered. A usual cause is messages over 1 MiB sent to the"
+            + " agent's topics: set max_packet_size 1048576 on the broker (README, Reliability)."
+    }
+
+    /// The warning for a probe that fresh connections do not answer either.
+    static func probeUnanswered(probeTopic: String) -> String {
+        "the inbound probe on \(probeTopic) went unanswered on a fresh connection too, so the broker never delivers"
+            + " it: a stalled inbound path cannot be detected until the next connection. Let this client publish"
+            + " and subscribe to \(probeTopic) (deploy/mosquitto/plumb-acl grants it)."
+    }
+}
