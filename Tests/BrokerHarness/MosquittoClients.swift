@@ -74,6 +74,16 @@ public enum MosquittoClients {
         _ = try await ChildProcess.run(try executablePath("mosquitto_pub"), arguments)
     }
 
+    /// Publishes the contents of `file` `times` times with one `mosquitto_pub` (`-f`, `--repeat`),
+    /// and waits until it has finished: for a flood of large messages without holding them in the
+    /// test's memory.
+    public static func publish(port: Int, topic: String, file: String, qos: Int, times: Int,
+                               timeout: Duration = .seconds(120)) async throws {
+        let arguments = connection(port) + ["-V", "mqttv5", "-q", String(qos), "--repeat", String(times),
+                                            "-t", topic, "-f", file]
+        _ = try await ChildProcess.run(try executablePath("mosquitto_pub"), arguments, timeout: timeout)
+    }
+
     /// Deletes the retained message on `topic` (an empty retained publish, `-n -r`).
     public static func publishNull(port: Int, topic: String, extraArgs: [String] = []) async throws {
         let arguments = connection(port) + ["-V", "mqttv5", "-n", "-r", "-q", "1"] + extraArgs + ["-t", topic]

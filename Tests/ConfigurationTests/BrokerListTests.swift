@@ -52,6 +52,28 @@ struct BrokerListTests {
                     keyPath: "mqtt.session_expiry_s", line: 2)
     }
 
+    @Test("receive_maximum, inbound_probe_s and service.request_timeout_s: defaults, values, and their ranges")
+    func inboundKeys() throws {
+        let defaults = try parse("")
+        #expect(defaults.mqtt.receiveMaximum == 65_535)
+        #expect(defaults.mqtt.inboundProbeSeconds == 30)
+        #expect(defaults.service.requestTimeoutSeconds == 30)
+        let set = try parse("mqtt:\n  receive_maximum: 20\n  inbound_probe_s: 2\nservice:\n  request_timeout_s: 5\n")
+        #expect(set.mqtt.receiveMaximum == 20)
+        #expect(set.mqtt.inboundProbeSeconds == 2)
+        #expect(set.service.requestTimeoutSeconds == 5)
+        expectError(parseError("mqtt:\n  receive_maximum: 0\n"), .invalidValue, keyPath: "mqtt.receive_maximum", line: 2,
+                    reasonContains: ["1 to 65535"])
+        expectError(parseError("mqtt:\n  receive_maximum: 65536\n"), .invalidValue, keyPath: "mqtt.receive_maximum",
+                    line: 2)
+        // Above 50 a stall could go unfound for more than a minute.
+        expectError(parseError("mqtt:\n  inbound_probe_s: 51\n"), .invalidValue, keyPath: "mqtt.inbound_probe_s",
+                    line: 2, reasonContains: ["2 to 50"])
+        expectError(parseError("mqtt:\n  inbound_probe_s: often\n"), .wrongType, keyPath: "mqtt.inbound_probe_s", line: 2)
+        expectError(parseError("service:\n  request_timeout_s: 0\n"), .invalidValue,
+                    keyPath: "service.request_timeout_s", line: 2, reasonContains: ["1 to 86400"])
+    }
+
     @Test("mqtt.brokers with url, host or port is refused, saying to list every broker", arguments: [
         "url: mqtt://a.lan", "host: a.lan", "port: 1883",
     ])

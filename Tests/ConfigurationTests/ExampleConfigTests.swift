@@ -19,7 +19,8 @@ struct ExampleConfigTests {
     @Test("Every key is documented in the example, uncommented or commented")
     func everyKeyIsDocumented() throws {
         let text = try String(contentsOfFile: Self.examplePath, encoding: .utf8)
-        let keys = ["mqtt", "url", "host", "port", "brokers", "failback_s", "session_expiry_s", "client_id",
+        let keys = ["mqtt", "url", "host", "port", "brokers", "failback_s", "session_expiry_s", "receive_maximum",
+                    "inbound_probe_s", "client_id", "requests_per_s", "burst", "request_timeout_s",
                     "keepalive", "username", "password_file", "tls",
                     "ca_file", "cert_file", "key_file", "insecure", "base_topic", "discovery_prefix", "discovery",
                     "device", "id", "name", "sensor", "kind", "bus", "address", "range", "sample_rate_hz",
