@@ -92,6 +92,12 @@ if arguments.first == "fleet" {
     FleetBenchmark(devices: count, plumb: plumbBinary).run()
     exit(0)
 }
+if arguments.first == "inbound" {
+    // `plumb-bench inbound`: the inbound-stall section alone (README, Inbound stalls).
+    let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
+    InboundBenchmark(plumb: plumbBinary).run()
+    exit(0)
+}
 if arguments.first == "agent" {
     // `plumb-bench agent [SECONDS]`: the two agent sections alone (default 60 s each).
     let seconds = arguments.dropFirst().first.flatMap(Double.init) ?? 60
@@ -109,7 +115,7 @@ let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
     print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
           + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]"
-          + " | plumb-bench fleet [DEVICES]")
+          + " | plumb-bench fleet [DEVICES] | plumb-bench inbound")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -139,6 +145,7 @@ if !accuracyOnly {
     AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     AgentVibrationBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
+    InboundBenchmark(plumb: plumbBinary).run()
     FleetBenchmark(plumb: plumbBinary).run()
 }
 if chipCount > 0 {

@@ -30,7 +30,7 @@ struct AgentTopicsTests {
                                      "running_hysteresis", "running_start_s", "running_stop_s", "name"])
         let health = try #require(await observer.waitForJSON(p + "/health"))
         #expect(Set(health.keys).isSuperset(of: ["uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors",
-                                                  "reconnects", "queued_events", "version"]))
+                                                  "reconnects", "inbound_stalls", "queued_events", "version"]))
         // Retained: a subscriber arriving later gets them all.
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
         // Vibration is on by default; the simulated machine is still, and its figures are published too.

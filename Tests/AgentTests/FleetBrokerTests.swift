@@ -61,6 +61,7 @@ struct FleetBrokerTests {
               username: \(user)
               password_file: \(passwordFile)
               base_topic: \(baseTopic)
+              inbound_probe_s: 2
               tls:
                 ca_file: \(try certificates().caFile)
             level:
@@ -129,6 +130,11 @@ struct FleetBrokerTests {
         #expect(Self.configApplied(operatorView, prefix: a).count == 2)
         let config = try #require(operatorView.messages(on: a + "/config").last.flatMap(json))
         #expect(config["heartbeat_s"] as? Double == 45)
+
+        // The ACL lets the inbound probe out and back: it goes out, and no stall is declared.
+        #expect(await Self.eventually(operatorView) { $0.topic == a + "/probe" }, "no probe went out")
+        try await Task.sleep(for: .seconds(3))
+        #expect(!agent.stderr.contains("stopped delivering") && !agent.stderr.contains("unanswered"), "\(agent.stderr)")
         #expect(await agent.send(SIGTERM)?.status == 0)
         for observer in [operatorView, homeAssistant, deviceA, deviceB] { await observer.stop() }
     }

@@ -18,7 +18,7 @@ struct HomeAssistantOverBrokerTests {
         let objects = Set(retained.map { $0.topic.split(separator: "/")[3] })
         #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
-                            "reconnects", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
+                            "reconnects", "inbound_stalls", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
                             "calibrate_reversal_second", "selftest", "calibration", "velocity_rms", "acceleration_rms",
                             "dominant_frequency", "vibration_zone", "running", "filter", "vibration", "vibration_class",
                             "running_threshold"])

@@ -24,6 +24,7 @@ struct RabbitMQInteropTests {
         do {
             try await brokerBehaviours(broker)
             try await theAgentsContract(broker)
+            try await oversizeMessagesAndTheProbe(broker)
         } catch {
             await offThePool { broker.stop() }
             throw error
@@ -153,6 +154,30 @@ struct RabbitMQInteropTests {
         #expect(await again.send(SIGTERM)?.status == 0)
         await observer.waitFor(p + "/status", after: stopping) { $0.payloadString == "offline" }
         await observer.stop()
+    }
+
+    /// Issue 17 on RabbitMQ: MQTT 3.1.1 announces no maximum packet size, so messages over 1 MiB
+    /// reach the agent (refused `too_large`, cut at receipt) instead of being dropped, nothing
+    /// stalls, and the inbound probe comes back through RabbitMQ.
+    private func oversizeMessagesAndTheProbe(_ broker: RabbitMQBroker) async throws {
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: "mqtt:\n  inbound_probe_s: 2\n")
+        let p = agent.prefix
+        #expect(await agent.waitForLog("connected to the broker (MQTT 3.1.1)", timeout: 30), "\(agent.stderr)")
+        let replies = try await Observer(port: broker.port, filter: p + "/response/+", version: .v311)
+        let flooder = try await Observer(port: broker.port, filter: "interop-none", version: .v311)
+        let oversize = String(repeating: "x", count: 1024 * 1024 + 1)
+        for _ in 0..<25 { try flooder.publish(p + "/request/convert", oversize) }
+        try flooder.publish(p + "/request/convert", #"{"value":1,"from":"in","to":"mm","transaction":"after"}"#)
+        let answered = await replies.waitForJSON(p + "/response/convert", timeout: 30) { $0["transaction"] as? String == "after" }
+        #expect(answered?["status"] as? String == "ok")
+        #expect(replies.messages(on: p + "/response/convert").filter { $0.payloadString?.contains("too_large") ?? false }.count
+            == 25, "every oversize request reached the agent and was refused")
+        // Some probes later (2 s of silence each): none unanswered, no stall.
+        try await Task.sleep(for: .seconds(6))
+        #expect(!agent.stderr.contains("stopped delivering") && !agent.stderr.contains("unanswered"), "\(agent.stderr)")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        await replies.stop()
+        await flooder.stop()
     }
 
     /// What the broker holds retained for `filter`: a fresh 3.1.1 subscriber's view, a second long.

@@ -18,8 +18,8 @@ struct DiscoveryTests {
         ("button", "zero"), ("button", "clear_zero"),
         ("button", "calibrate_reversal_first"), ("button", "calibrate_reversal_second"), ("button", "selftest"),
         ("sensor", "calibration"),
-        ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "uptime"),
-        ("sensor", "dropped_samples"),
+        ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "inbound_stalls"),
+        ("sensor", "uptime"), ("sensor", "dropped_samples"),
         ("image", "bubble"),
     ]
 

@@ -171,6 +171,7 @@ struct EntityTests {
             ("sample_rate", "sample_rate_hz", "Hz", "measurement", "frequency"),
             ("i2c_errors", "i2c_errors", nil, "total_increasing", nil),
             ("reconnects", "reconnects", nil, "total_increasing", nil),
+            ("inbound_stalls", "inbound_stalls", nil, "total_increasing", nil),
             ("uptime", "uptime_s", "s", nil, "duration"),
             ("dropped_samples", "dropped", nil, "total_increasing", nil),
         ]
