@@ -13,6 +13,8 @@ import RulerService
 ///
 /// Replies go to the MQTT 5 response topic with the request's correlation data when the request
 /// has one, otherwise to `P/response/<service>`; the payload echoes the request's `transaction`.
+/// A request stamped `sent_at` longer ago than `service.request_timeout_s` (it waited at the
+/// broker) is answered `stale` rather than late.
 public final class RequestService: Sendable {
     /// Requests admitted but not answered yet; beyond this a request is answered `busy`.
     public static let queueCapacity = 64
