@@ -17,14 +17,9 @@ struct AgentBenchmark {
     let dwell = 0.5
 
     func run() {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
-            print("agent benchmark: could not start mosquitto (install it with `make deps`)")
-            return
-        }
-        defer { broker.terminate(); broker.waitUntilExit() }
+        guard let broker = BenchBroker(for: "agent benchmark", directoryName: "plumb-bench") else { return }
+        defer { broker.stop() }
+        let port = broker.port, directory = broker.directory
 
         let yaml = """
             log_level: warning

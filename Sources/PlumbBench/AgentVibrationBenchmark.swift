@@ -35,14 +35,9 @@ struct AgentVibrationBenchmark {
     }
 
     private func measure(vibration: Bool) -> Figures? {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-vib-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
-            print("agent vibration benchmark: could not start mosquitto (install it with `make deps`)")
-            return nil
-        }
-        defer { broker.terminate(); broker.waitUntilExit() }
+        guard let broker = BenchBroker(for: "agent vibration benchmark", directoryName: "plumb-bench-vib") else { return nil }
+        defer { broker.stop() }
+        let port = broker.port, directory = broker.directory
         let yaml = """
             log_level: warning
             sensor:

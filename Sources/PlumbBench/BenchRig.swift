@@ -59,3 +59,31 @@ enum BenchRig {
         sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
     }
 }
+
+/// A throwaway mosquitto on a free loopback port, with a scratch directory beside it, for one
+/// benchmark. Call ``stop()`` when done (a `defer` right after creating it).
+final class BenchBroker {
+    let port: Int
+    let directory: URL
+    private let process: Process
+
+    /// Starts one, or says why it could not (naming `benchmark`) and returns nil.
+    init?(for benchmark: String, directoryName: String) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(directoryName)-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard let port = BenchRig.freePort(), let process = BenchRig.startBroker(port: port, directory: directory) else {
+            print("\(benchmark): could not start mosquitto (install it with `make deps`)")
+            try? FileManager.default.removeItem(at: directory)
+            return nil
+        }
+        self.port = port
+        self.process = process
+    }
+
+    /// Stops the broker and removes the directory.
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -13,14 +13,9 @@ struct FleetBenchmark {
     let plumb: URL
 
     func run() {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-fleet-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
-            print("fleet benchmark: could not start mosquitto (install it with `make deps`)")
-            return
-        }
-        defer { broker.terminate(); broker.waitUntilExit() }
+        guard let broker = BenchBroker(for: "fleet benchmark", directoryName: "plumb-bench-fleet") else { return }
+        defer { broker.stop() }
+        let port = broker.port, directory = broker.directory
         let generated = clock.now()
         guard let messages = publishFleet(port: port) else { return }
         let publishSeconds = clock.now() - generated

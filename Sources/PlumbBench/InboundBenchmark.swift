@@ -14,14 +14,9 @@ struct InboundBenchmark {
     let megabyte = 1024 * 1024
 
     func run() {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-inbound-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
-            print("inbound benchmark: could not start mosquitto (install it with `make deps`)")
-            return
-        }
-        defer { broker.terminate(); broker.waitUntilExit() }
+        guard let broker = BenchBroker(for: "inbound benchmark", directoryName: "plumb-bench-inbound") else { return }
+        defer { broker.stop() }
+        let port = broker.port, directory = broker.directory
         let oversize = directory.appendingPathComponent("oversize").path
         let large = directory.appendingPathComponent("large").path
         _ = FileManager.default.createFile(atPath: oversize, contents: Data(repeating: 0x78, count: megabyte + 1))

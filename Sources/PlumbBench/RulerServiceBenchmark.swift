@@ -15,14 +15,9 @@ struct RulerServiceBenchmark {
     let inFlight = 32
 
     func run() {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bench-rr-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let port = BenchRig.freePort(), let broker = BenchRig.startBroker(port: port, directory: directory) else {
-            print("ruler benchmark: could not start mosquitto (install it with `make deps`)")
-            return
-        }
-        defer { broker.terminate(); broker.waitUntilExit() }
+        guard let broker = BenchBroker(for: "ruler benchmark", directoryName: "plumb-bench-rr") else { return }
+        defer { broker.stop() }
+        let port = broker.port, directory = broker.directory
         let config = directory.appendingPathComponent("plumb.yaml")
         try? "log_level: warning\nservice:\n  requests_per_s: 1000000\n  burst: 1000000\n"
             .write(to: config, atomically: true, encoding: .utf8)

@@ -10,12 +10,6 @@ import Testing
 struct AgentCoreStrictConfigTests {
     typealias Rig = AgentCoreTests.Rig
 
-    private static func events(_ rig: Rig, _ type: String) -> [[String: Any]] {
-        rig.mqtt.published(on: rig.topics.event).compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
-        }.filter { $0["type"] as? String == type }
-    }
-
     @Test("A trailing comma or a duplicate key rejects the whole P/config/set: config_rejected names the problem, P/config and the state directory are unchanged",
           arguments: [
               (#"{"heartbeat_s": 45,}"#, "not JSON (line 1, column 20): a comma before a closing bracket"),
@@ -28,11 +22,11 @@ struct AgentCoreStrictConfigTests {
         await rig.connect()
         let before = try #require(rig.mqtt.lastRetained(on: rig.topics.config)?.payload)
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet, payload: Array(payload.utf8), retain: true)))
-        let rejected = try #require(Self.events(rig, "config_rejected").last)
+        let rejected = try #require(rig.events("config_rejected").last)
         #expect((rejected["reason"] as? String)?.contains(reason) == true, "\(rejected)")
         #expect(rejected["key"] is NSNull)
         #expect(rejected["value"] as? String == payload)
-        #expect(Self.events(rig, "config_applied").isEmpty)
+        #expect(rig.events("config_applied").isEmpty)
         #expect(rig.mqtt.lastRetained(on: rig.topics.config)?.payload == before)
         #expect(rig.mqtt.published(on: rig.topics.config).count == 1, "P/config is not published again")
         #expect(!FileManager.default.fileExists(atPath: rig.directory + "/settings.json"), "nothing was persisted")
@@ -48,7 +42,7 @@ struct AgentCoreStrictConfigTests {
         let before = try #require(rig.mqtt.lastRetained(on: rig.topics.config)?.payload)
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "name"),
                                                    payload: Array(#""Drill\u0000press""#.utf8))))
-        let rejected = try #require(Self.events(rig, "config_rejected").last)
+        let rejected = try #require(rig.events("config_rejected").last)
         #expect(rejected["key"] as? String == "name")
         #expect((rejected["reason"] as? String)?.contains(#"a string contains \u0000 (NUL)"#) == true, "\(rejected)")
         #expect(rig.mqtt.lastRetained(on: rig.topics.config)?.payload == before)

@@ -63,6 +63,13 @@ struct AgentCoreTests {
         func connect() async {
             await core.handle(.connected(MQTTConnection(protocolVersion: .v5, sessionPresent: false)))
         }
+
+        /// The `P/event` messages of `type` published so far, parsed.
+        func events(_ type: String) -> [[String: Any]] {
+            mqtt.published(on: topics.event).compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+            }.filter { $0["type"] as? String == type }
+        }
     }
 
     @Test func eventsWhileDisconnectedAreQueuedBoundedAndCounted() async throws {

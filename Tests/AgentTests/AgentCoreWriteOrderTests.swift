@@ -10,12 +10,6 @@ import Testing
 struct AgentCoreWriteOrderTests {
     typealias Rig = AgentCoreTests.Rig
 
-    private static func events(_ rig: Rig, _ type: String) -> [[String: Any]] {
-        rig.mqtt.published(on: rig.topics.event).compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
-        }.filter { $0["type"] as? String == type }
-    }
-
     private static func config(_ rig: Rig) throws -> [String: Any] {
         let payload = try #require(rig.mqtt.lastRetained(on: rig.topics.config)?.payload)
         return try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
@@ -33,7 +27,7 @@ struct AgentCoreWriteOrderTests {
         await Self.send(rig, rig.topics.configSet(key: "level_tolerance"), "0.3")
         let older = Date().timeIntervalSince1970 - 100
         await Self.send(rig, rig.topics.configSet, #"{"level_tolerance": 0.5, "heartbeat_s": 45, "written_at": \#(older)}"#)
-        let applied = try #require(Self.events(rig, "config_applied").last)
+        let applied = try #require(rig.events("config_applied").last)
         #expect((applied["changes"] as? [String: Any])?.keys.sorted() == ["heartbeat_s"])
         #expect(applied["superseded"] as? [String] == ["level_tolerance"])
         let config = try Self.config(rig)
@@ -52,7 +46,7 @@ struct AgentCoreWriteOrderTests {
         let before = try Self.config(rig)["level_tolerance"] as? Double
         let ahead = Date().timeIntervalSince1970 + 3600
         await Self.send(rig, rig.topics.configSet, #"{"level_tolerance": 0.5, "written_at": \#(ahead)}"#, retain: true)
-        let rejected = try #require(Self.events(rig, "config_rejected").last)
+        let rejected = try #require(rig.events("config_rejected").last)
         #expect(rejected["key"] as? String == "written_at")
         #expect((rejected["reason"] as? String)?.contains("ahead of the agent's clock") == true)
         #expect(try Self.config(rig)["level_tolerance"] as? Double == before)
@@ -67,7 +61,7 @@ struct AgentCoreWriteOrderTests {
         await rig.core.handle(.connected(MQTTConnection(protocolVersion: version, sessionPresent: false)))
         let stray = rig.topics.prefix + "/config/a/b/set"
         await Self.send(rig, stray, "0.5")
-        #expect(Self.events(rig, "config_rejected").count == 1)
+        #expect(rig.events("config_rejected").count == 1)
         #expect(rig.mqtt.published(on: stray).map(\.payload) == (cleared ? [[]] : []))
         await Self.send(rig, stray, "0.5", retain: true)
         #expect(rig.mqtt.published(on: stray).last?.payload == [], "a retained one is cleared on both")
