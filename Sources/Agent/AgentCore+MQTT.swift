@@ -25,9 +25,10 @@ extension AgentCore {
         case .message(let message):
             receive(message)
         case .inboundStalled(let stall):
-            log.warning(link.stalled(stall, probeTopic: topics.inboundProbe))
-        case .inboundProbeUnanswered:
-            log.warning(BrokerLink.probeUnanswered(probeTopic: topics.inboundProbe))
+            let (line, isNew) = link.stalled(stall, probeTopic: topics.inboundProbe)
+            if isNew { log.warning(line) } else { log.info(line) }
+        case .inboundProbeFailed(let failure):
+            log.warning(BrokerLink.probeFailed(failure, probeTopic: topics.inboundProbe))
         }
     }
 

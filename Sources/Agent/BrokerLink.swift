@@ -40,20 +40,33 @@ struct BrokerLink: Sendable, Equatable {
         return line
     }
 
-    /// Records a stall; returns the warning to log, once for this stall.
-    mutating func stalled(_ stall: InboundStall, probeTopic: String) -> String {
+    /// Records a stall's reconnect; returns the line to log and whether it is a new stall (its
+    /// first round: a warning, counted) rather than another round of the same repair (info).
+    mutating func stalled(_ stall: InboundStall, probeTopic: String) -> (line: String, isNew: Bool) {
+        let waited = Int((Double(stall.waited.components.seconds)
+                          + Double(stall.waited.components.attoseconds) / 1e18).rounded())
+        guard stall.round == 1 else {
+            return ("the inbound path is still stalled after reconnecting (the check on \(probeTopic) went unanswered"
+                + " for \(waited) s: the session held more oversize messages); reconnecting again, round \(stall.round)"
+                + " of at most \(InboundLiveness.maximumRepairRounds).", false)
+        }
         inboundStalls += 1
-        let waited = Double(stall.waited.components.seconds) + Double(stall.waited.components.attoseconds) / 1e18
-        return "the broker stopped delivering QoS 1 and 2 messages to the agent (config writes, commands, requests):"
-            + " its probe on \(probeTopic) went unanswered for \(Int(waited.rounded())) s. Reconnecting at once, keeping"
-            + " the session, so what the broker held is delivered. A usual cause is messages over 1 MiB sent to the"
-            + " agent's topics: set max_packet_size 1048576 on the broker (README, Reliability)."
+        return ("the broker stopped delivering QoS 1 and 2 messages to the agent (config writes, commands, requests):"
+            + " its probe on \(probeTopic) went unanswered for \(waited) s. Reconnecting at once, keeping the session,"
+            + " so what the broker held is delivered. A usual cause is messages over 1 MiB sent to the agent's"
+            + " topics: set max_packet_size 1048576 on the broker (README, Reliability).", true)
     }
 
-    /// The warning for a probe that fresh connections do not answer either.
-    static func probeUnanswered(probeTopic: String) -> String {
-        "the inbound probe on \(probeTopic) went unanswered on a fresh connection too, so the broker never delivers"
-            + " it: a stalled inbound path cannot be detected until the next connection. Let this client publish"
-            + " and subscribe to \(probeTopic) (deploy/mosquitto/plumb-acl grants it)."
+    /// The warning for a probe that cannot be answered.
+    static func probeFailed(_ failure: InboundProbeFailure, probeTopic: String) -> String {
+        let why = switch failure {
+        case .refused(let code):
+            "the broker refused the inbound probe on \(probeTopic) (reason 0x\(String(code, radix: 16)))"
+        case .unanswered(let rounds):
+            "the inbound probe on \(probeTopic) went unanswered after \(rounds) reconnects too, so the broker never"
+                + " delivers it"
+        }
+        return why + ": a stalled inbound path cannot be detected; the agent tries again in an hour. Let this client"
+            + " publish and subscribe to \(probeTopic) (deploy/mosquitto/plumb-acl grants it)."
     }
 }

@@ -12,11 +12,15 @@
 /// - After ``InboundProbeSettings/silence`` without any QoS 1/2 delivery, send a probe (any
 ///   delivery in between proves the path and restarts the wait, so a busy client sends none).
 /// - A probe unanswered for ``InboundProbeSettings/timeout`` is a stall: reconnect, keeping the
-///   session. The broker resets the count of messages in flight at a reconnect.
-/// - On the new connection, probe at once. Its echo confirms the repair; silence there, where
-///   nothing can be in flight yet, means the probe cannot be answered at all (an ACL that denies
-///   the probe topic, say): probing stops until the next connection instead of reconnecting for
-///   ever.
+///   session. The broker resets the count of messages in flight at a reconnect. A QoS 1/2
+///   delivery while the probe is out restarts its deadline: a path that moves is not stalled.
+/// - On the new connection, probe at once to check the repair. The session may still hold more
+///   oversize messages than one Receive Maximum, which use it up again: an unanswered check
+///   reconnects again (each round drains a Receive Maximum of them), up to
+///   ``maximumRepairRounds`` rounds. Past that the probe cannot be answered at all (an ACL that
+///   drops it, say): give up, and try again after ``retryAfterGivingUp``, rather than reconnect
+///   for ever. A broker that refuses the probe outright (an MQTT 5 PUBACK with a failure reason,
+///   as mosquitto answers a publish its ACL denies) gives up at once.
 public struct InboundLiveness: Sendable, Equatable {
     public let settings: InboundProbeSettings
 
@@ -26,11 +30,11 @@ public struct InboundLiveness: Sendable, Equatable {
         case offline
         /// Connected; the path last proved itself at `since`.
         case listening(since: ContinuousClock.Instant)
-        /// A probe with `nonce` went out at `sentAt`; `verifying` when it is the first probe after a
-        /// reconnect that repaired a stall.
-        case probing(nonce: String, sentAt: ContinuousClock.Instant, verifying: Bool)
-        /// The probe went unanswered on a fresh connection: no more probes until the next one.
-        case unanswerable
+        /// A probe with `nonce` went out; its deadline runs from `since` (its sending, or the last
+        /// delivery since).
+        case probing(nonce: String, since: ContinuousClock.Instant)
+        /// The probe cannot be answered: none until `retryAt`.
+        case gaveUp(retryAt: ContinuousClock.Instant)
     }
 
     /// What the network thread must do now.
@@ -39,13 +43,20 @@ public struct InboundLiveness: Sendable, Equatable {
         case sendProbe(nonce: String)
         /// The path is stalled: report it, then reconnect keeping the session.
         case reconnect(InboundStall)
-        /// The probe cannot be answered even on a fresh connection: report it; probing is off.
-        case giveUp(waited: Duration)
+        /// The probe cannot be answered: report it; no probe until ``retryAfterGivingUp``.
+        case giveUp(InboundProbeFailure)
     }
 
+    /// Reconnects that one stall may take before the probe counts as unanswerable: each drains a
+    /// Receive Maximum of oversize messages from the session, so at 65535 five rounds clear more
+    /// than 300,000 of them (over 300 GiB).
+    public static let maximumRepairRounds = 5
+    /// How long probing rests after it gave up.
+    public static let retryAfterGivingUp: Duration = .seconds(3600)
+
     public private(set) var phase = Phase.offline
-    /// Set by a stall: the next connection's first probe is the check of the repair.
-    private var repairing = false
+    /// Reconnects made for the stall being repaired; 0 when none is.
+    private var repairRounds = 0
     private var probes = 0
 
     public init(settings: InboundProbeSettings) {
@@ -54,11 +65,13 @@ public struct InboundLiveness: Sendable, Equatable {
 
     /// A connection was accepted (and the subscriptions sent) at `now`.
     public mutating func connected(at now: ContinuousClock.Instant) {
+        if case .gaveUp = phase { return }  // resting: a reconnect does not make the probe answerable
         phase = .listening(since: now)
     }
 
     /// The connection ended.
     public mutating func disconnected() {
+        if case .gaveUp = phase { return }
         phase = .offline
     }
 
@@ -67,43 +80,63 @@ public struct InboundLiveness: Sendable, Equatable {
     @discardableResult
     public mutating func delivered(probeNonce: String?, at now: ContinuousClock.Instant) -> Bool {
         switch phase {
-        case .probing(let nonce, _, let verifying) where probeNonce == nonce:
-            if verifying { repairing = false }
+        case .probing(let nonce, _) where probeNonce == nonce:
+            repairRounds = 0
             phase = .listening(since: now)
             return true
+        case .probing(let nonce, _) where probeNonce == nil:
+            // The path moves (a backlog flowing after a reconnect, say): the probe is behind it.
+            phase = .probing(nonce: nonce, since: now)
+            return false
         case .listening:
             // Only our own probe's nonce is ours; anything else proves the path all the same.
             phase = .listening(since: now)
             return probeNonce != nil
-        case .offline, .unanswerable, .probing:
+        case .offline, .gaveUp, .probing:
             return probeNonce != nil
         }
+    }
+
+    /// The broker refused the probe's publish (an MQTT 5 PUBACK reason of 0x80 or more): it will
+    /// never come back. Returns what to report, once.
+    public mutating func refused(reasonCode: Int, at now: ContinuousClock.Instant) -> Action? {
+        guard case .probing = phase else { return nil }
+        repairRounds = 0
+        phase = .gaveUp(retryAt: now + Self.retryAfterGivingUp)
+        return .giveUp(.refused(reasonCode: reasonCode))
     }
 
     /// What to do at `now`, called at every turn of the network loop. `makeNonce` gives an
     /// unpredictable token, so nobody else's message can pass for our probe.
     public mutating func check(at now: ContinuousClock.Instant, makeNonce: () -> String) -> Action? {
         switch phase {
-        case .offline, .unanswerable:
+        case .offline:
             return nil
+        case .gaveUp(let retryAt):
+            guard now >= retryAt else { return nil }
+            return sendProbe(at: now, makeNonce: makeNonce)
         case .listening(let since):
             // Right after the reconnect that repaired a stall: check the repair at once.
-            guard repairing || now - since >= settings.silence else { return nil }
-            probes += 1
-            let nonce = makeNonce() + "-\(probes)"
-            phase = .probing(nonce: nonce, sentAt: now, verifying: repairing)
-            return .sendProbe(nonce: nonce)
-        case .probing(_, let sentAt, let verifying):
-            guard now - sentAt >= settings.timeout else { return nil }
-            if verifying {
-                repairing = false
-                phase = .unanswerable
-                return .giveUp(waited: now - sentAt)
+            guard repairRounds > 0 || now - since >= settings.silence else { return nil }
+            return sendProbe(at: now, makeNonce: makeNonce)
+        case .probing(_, let since):
+            guard now - since >= settings.timeout else { return nil }
+            guard repairRounds < Self.maximumRepairRounds else {
+                repairRounds = 0
+                phase = .gaveUp(retryAt: now + Self.retryAfterGivingUp)
+                return .giveUp(.unanswered(rounds: Self.maximumRepairRounds))
             }
-            repairing = true
+            repairRounds += 1
             phase = .offline
-            return .reconnect(InboundStall(waited: now - sentAt))
+            return .reconnect(InboundStall(waited: now - since, round: repairRounds))
         }
+    }
+
+    private mutating func sendProbe(at now: ContinuousClock.Instant, makeNonce: () -> String) -> Action {
+        probes += 1
+        let nonce = makeNonce() + "-\(probes)"
+        phase = .probing(nonce: nonce, since: now)
+        return .sendProbe(nonce: nonce)
     }
 }
 
@@ -130,10 +163,23 @@ public struct InboundProbeSettings: Sendable, Equatable {
 
 /// A probe that went unanswered: the broker holds our QoS 1/2 messages.
 public struct InboundStall: Sendable, Equatable {
-    /// How long the probe waited.
+    /// How long the probe waited (since it was sent, or since the last delivery).
     public var waited: Duration
+    /// 1 for a stall just found; 2 and more for the reconnects that follow when the check of the
+    /// repair went unanswered too (the session held more oversize messages than one round clears).
+    public var round: Int
 
-    public init(waited: Duration) {
+    public init(waited: Duration, round: Int = 1) {
         self.waited = waited
+        self.round = round
     }
+}
+
+/// Why the probe cannot be answered.
+public enum InboundProbeFailure: Sendable, Equatable {
+    /// The broker refused to take the probe (MQTT 5 PUBACK reason code, such as 0x87 not
+    /// authorized: an ACL that denies the client the probe topic).
+    case refused(reasonCode: Int)
+    /// The checks after this many reconnects went unanswered too.
+    case unanswered(rounds: Int)
 }

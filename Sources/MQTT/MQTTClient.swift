@@ -84,9 +84,9 @@ public enum MQTTEvent: Sendable, Equatable {
     /// disconnects cleanly and connects again at once, keeping the session (a `disconnected(nil)`
     /// and a `connected` follow), so what the broker held is delivered.
     case inboundStalled(InboundStall)
-    /// The inbound probe went unanswered on a fresh connection too, so it cannot be answered at
-    /// all (the broker's ACL may deny the probe topic): no more probes until the next connection.
-    case inboundProbeUnanswered(waited: Duration)
+    /// The inbound probe cannot be answered: the broker refused it, or the checks after several
+    /// reconnects went unanswered too (an ACL that drops it). No probe for an hour.
+    case inboundProbeFailed(InboundProbeFailure)
 }
 
 /// What the broker agreed to when it accepted a connection.

@@ -23,6 +23,9 @@ extension MosquittoSession {
             guard let message else { return }
             MosquittoSession.from(raw)?.didReceive(message.pointee, properties: properties)
         }
+        mosquitto_publish_v5_callback_set(handle) { _, raw, messageID, reason, _ in
+            MosquittoSession.from(raw)?.didPublish(messageID: messageID, reason: reason)
+        }
         mosquitto_log_callback_set(handle) { _, raw, level, text in
             // Only errors: libmosquitto logs every packet at debug level, from any thread.
             guard level & MOSQ_LOG_ERR != 0, let text else { return }
@@ -119,6 +122,18 @@ extension MosquittoSession {
             }
         }
         continuation.yield(.message(received))
+    }
+
+    /// A PUBACK (or PUBCOMP): a failure reason for our probe means the broker will never deliver
+    /// it (mosquitto answers 0x87 to a publish its ACL denies, on MQTT 5; 3.1.1 has no reasons).
+    private func didPublish(messageID: Int32, reason: Int32) {
+        guard reason >= 0x80 else { return }
+        let action = state.withLock { (state) -> InboundLiveness.Action? in
+            guard state.probeMessageID == messageID else { return nil }
+            state.probeMessageID = nil
+            return state.liveness?.refused(reasonCode: Int(reason), at: .now)
+        }
+        if case .giveUp(let failure)? = action { continuation.yield(.inboundProbeFailed(failure)) }
     }
 
     /// Keeps the first error line of the attempt (OpenSSL's reason for a TLS failure, or why a

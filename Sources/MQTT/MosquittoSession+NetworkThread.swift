@@ -213,8 +213,8 @@ extension MosquittoSession {
         case .reconnect(let stall)?:
             continuation.yield(.inboundStalled(stall))
             return true
-        case .giveUp(let waited)?:
-            continuation.yield(.inboundProbeUnanswered(waited: waited))
+        case .giveUp(let failure)?:
+            continuation.yield(.inboundProbeFailed(failure))
             return false
         case nil:
             return false

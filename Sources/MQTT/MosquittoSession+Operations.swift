@@ -111,13 +111,16 @@ extension MosquittoSession {
         }
     }
 
-    /// Publishes the inbound probe. A failure is the connection going: the probe then times out
-    /// on a connection that no longer exists, which ``InboundLiveness`` ignores.
+    /// Publishes the inbound probe, noting its message id for the PUBACK. A failure is the
+    /// connection going: the probe then times out on a connection that no longer exists, which
+    /// ``InboundLiveness`` ignores.
     func sendProbe(_ handle: OpaquePointer, topic: String, nonce: String) {
         let bytes = Array(nonce.utf8)
-        _ = bytes.withUnsafeBytes { raw in
-            mosquitto_publish(handle, nil, topic, Int32(raw.count), raw.baseAddress, 1, false)
+        var messageID: Int32 = 0
+        let rc = bytes.withUnsafeBytes { raw in
+            mosquitto_publish(handle, &messageID, topic, Int32(raw.count), raw.baseAddress, 1, false)
         }
+        state.withLock { $0.probeMessageID = rc == MOSQ_ERR_SUCCESS.rawValue ? messageID : nil }
     }
 
     /// Applies everything but the connection itself; runs once, before the network thread exists.

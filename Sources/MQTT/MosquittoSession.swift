@@ -67,6 +67,8 @@ final class MosquittoSession: @unchecked Sendable {
         var subscriptions: [Subscription] = []
         /// The inbound probe's decisions; nil when the configuration asks for no probe.
         var liveness: InboundLiveness?
+        /// The message id of the probe in flight, to read the broker's PUBACK reason for it.
+        var probeMessageID: Int32?
         var attempt = Attempt()
         var exitWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID = 0

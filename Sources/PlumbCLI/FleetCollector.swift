@@ -98,7 +98,7 @@ final class FleetCollector: Sendable {
                     case .disconnected(let error):
                         state.connected = false
                         state.problem = error.map { "\($0)" }
-                    case .inboundStalled, .inboundProbeUnanswered:
+                    case .inboundStalled, .inboundProbeFailed:
                         break  // the collector asks for no inbound probe
                     case .message(let message):
                         state.lastMessage = .now

@@ -60,24 +60,73 @@ struct InboundLivenessTests {
         do { let action = liveness.check(at: at(71.05)) { "w" }; #expect(action == .sendProbe(nonce: "w-3")) }
     }
 
+    @Test func aDeliveryWhileTheProbeIsOutRestartsItsDeadline() {
+        var liveness = connected()
+        _ = liveness.check(at: at(30)) { "a" }
+        do { let ours = liveness.delivered(probeNonce: nil, at: at(38)); #expect(!ours) }
+        do { let action = liveness.check(at: at(45)) { "x" }; #expect(action == nil, "the path moved at 38 s") }
+        do { let action = liveness.check(at: at(48)) { "x" }; #expect(action == .reconnect(InboundStall(waited: .seconds(10)))) }
+    }
+
+    @Test func anUnansweredCheckOfTheRepairReconnectsAgainUpToTheRoundLimitThenGivesUpForAnHour() {
+        var liveness = connected()
+        _ = liveness.check(at: at(30)) { "a" }
+        var now = 40.0
+        do { let action = liveness.check(at: at(now)) { "x" }; #expect(action == .reconnect(InboundStall(waited: .seconds(10)))) }
+        for round in 2...InboundLiveness.maximumRepairRounds {
+            liveness.disconnected()
+            liveness.connected(at: at(now + 1))
+            _ = liveness.check(at: at(now + 1)) { "v" }
+            now += 11
+            let action = liveness.check(at: at(now)) { "x" }
+            #expect(action == .reconnect(InboundStall(waited: .seconds(10), round: round)))
+        }
+        liveness.connected(at: at(now + 1))
+        _ = liveness.check(at: at(now + 1)) { "v" }
+        do {
+            let action = liveness.check(at: at(now + 11)) { "x" }
+            #expect(action == .giveUp(.unanswered(rounds: InboundLiveness.maximumRepairRounds)))
+        }
+        // Resting: no probe, whatever the connection does, until the hour is up.
+        liveness.disconnected()
+        liveness.connected(at: at(now + 20))
+        do { let action = liveness.check(at: at(now + 3000)) { "r" }; #expect(action == nil) }
+        do {
+            let action = liveness.check(at: at(now + 11 + 3600)) { "r" }
+            #expect(action == .sendProbe(nonce: "r-\(InboundLiveness.maximumRepairRounds + 2)"))
+        }
+    }
+
+    @Test func aRepairThatTakesTwoRoundsCountsAsOneStall() {
+        var liveness = connected()
+        _ = liveness.check(at: at(30)) { "a" }
+        _ = liveness.check(at: at(40)) { "x" }
+        liveness.connected(at: at(41))
+        _ = liveness.check(at: at(41)) { "b" }
+        do { let action = liveness.check(at: at(51)) { "x" }; #expect(action == .reconnect(InboundStall(waited: .seconds(10), round: 2))) }
+        liveness.connected(at: at(52))
+        guard case .sendProbe(let nonce)? = liveness.check(at: at(52), makeNonce: { "c" }) else {
+            Issue.record("no check of the repair")
+            return
+        }
+        do { let ours = liveness.delivered(probeNonce: nonce, at: at(52.1)); #expect(ours) }
+        // Repaired: a later stall starts again at round 1.
+        _ = liveness.check(at: at(82.1)) { "d" }
+        do { let action = liveness.check(at: at(92.1)) { "x" }; #expect(action == .reconnect(InboundStall(waited: .seconds(10)))) }
+    }
+
+    @Test func aProbeTheBrokerRefusesGivesUpAtOnceAndOnlyForTheProbeInFlight() {
+        var liveness = connected()
+        do { let action = liveness.refused(reasonCode: 0x87, at: at(1)); #expect(action == nil, "no probe in flight") }
+        _ = liveness.check(at: at(30)) { "a" }
+        do { let action = liveness.refused(reasonCode: 0x87, at: at(30.01)); #expect(action == .giveUp(.refused(reasonCode: 0x87))) }
+        do { let action = liveness.check(at: at(100)) { "b" }; #expect(action == nil) }
+    }
+
     @Test func theWorstCaseStaysWithinAMinuteAtTheLargestSilenceAllowed() {
         let longest = InboundProbeSettings(topic: "p", silence: .seconds(50), timeout: .seconds(10))
         #expect(longest.worstDetection == .seconds(60))
         #expect(settings.worstDetection == .seconds(40))
-    }
-
-    @Test func aProbeUnansweredOnAFreshConnectionStopsProbingUntilTheNextConnection() {
-        var liveness = connected()
-        _ = liveness.check(at: at(30)) { "a" }
-        _ = liveness.check(at: at(40)) { "a" }
-        liveness.connected(at: at(41))
-        _ = liveness.check(at: at(41)) { "b" }
-        do { let action = liveness.check(at: at(51)) { "c" }; #expect(action == .giveUp(waited: .seconds(10))) }
-        #expect(liveness.phase == .unanswerable)
-        do { let action = liveness.check(at: at(500)) { "c" }; #expect(action == nil, "no reconnect loop") }
-        liveness.disconnected()
-        liveness.connected(at: at(600))
-        do { let action = liveness.check(at: at(630)) { "d" }; #expect(action == .sendProbe(nonce: "d-3"), "a new connection tries again") }
     }
 
     @Test func aDisconnectDuringAProbeDeclaresNothing() {

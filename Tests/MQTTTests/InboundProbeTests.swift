@@ -81,14 +81,30 @@ struct InboundProbeTests {
         let all = events.all
         #expect(all.filter { if case .message(let m) = $0 { m.payloadString == "held" } else { false } }.count == 1)
         #expect(!all.contains { if case .message(let m) = $0 { m.topic == probe.topic } else { false } })
-        #expect(!all.contains { if case .inboundProbeUnanswered = $0 { true } else { false } })
+        #expect(!all.contains { if case .inboundProbeFailed = $0 { true } else { false } })
         #expect(all.filter { if case .inboundStalled = $0 { true } else { false } }.count == 1)
         await client.disconnect()
     }
 
-    @Test func aProbeTheBrokerNeverAnswersStopsAfterOneReconnectInsteadOfLooping() async throws {
-        // The ACL lets the client subscribe but not publish to the probe topic.
-        let broker = try MosquittoBroker.start { placement in
+    @Test func aSessionHoldingThreeReceiveMaximumsOfOversizeMessagesIsRepairedInRounds() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let topic = uniqueTopic("rounds")
+        let probe = InboundProbeSettings(topic: uniqueTopic("probe"), silence: .seconds(1), timeout: .seconds(1))
+        let (client, events) = try Self.client(broker, topic: topic, receiveMaximum: 20, probe: probe)
+        await events.connected()
+        try await MosquittoClients.publish(port: broker.port, topic: topic, file: Self.oversizeFile, qos: 1, times: 60)
+        try await MosquittoClients.publish(port: broker.port, topic: topic, message: "held", qos: 1)
+        #expect(await events.message(on: topic, timeout: .seconds(20))?.payloadString == "held")
+        let stalls = events.all.compactMap { if case .inboundStalled(let stall) = $0 { stall.round } else { nil } }
+        #expect(stalls.first == 1 && stalls.count >= 2 && stalls.count <= InboundLiveness.maximumRepairRounds, "\(stalls)")
+        #expect(!events.all.contains { if case .inboundProbeFailed = $0 { true } else { false } })
+        await client.disconnect()
+    }
+
+    /// The ACL lets the client subscribe to the probe topic but not publish to it.
+    static func brokerDenyingTheProbe() throws -> MosquittoBroker {
+        try MosquittoBroker.start { placement in
             let acl = placement.directory + "/acl"
             try "topic read probe/denied\ntopic readwrite plumb-test/#\n".write(toFile: acl, atomically: true, encoding: .utf8)
             return """
@@ -99,18 +115,44 @@ struct InboundProbeTests {
                 log_dest file \(placement.directory)/mosquitto.log
                 """
         }
+    }
+
+    @Test func aProbeTheBrokerRefusesOnMQTT5GivesUpWithoutAReconnect() async throws {
+        let broker = try Self.brokerDenyingTheProbe()
         defer { broker.stop() }
         let topic = uniqueTopic("acl")
         let probe = InboundProbeSettings(topic: "probe/denied", silence: .seconds(1), timeout: .seconds(1))
         let (client, events) = try Self.client(broker, topic: topic, receiveMaximum: nil, probe: probe)
         await events.connected()
-        let gaveUp = await events.next("unanswered probe", timeout: .seconds(15)) {
-            if case .inboundProbeUnanswered = $0 { true } else { false }
+        let failed = await events.next("refused probe", timeout: .seconds(10)) {
+            if case .inboundProbeFailed = $0 { true } else { false }
         }
-        #expect(gaveUp != nil)
+        #expect(failed == .inboundProbeFailed(.refused(reasonCode: 0x87)))
         try await Task.sleep(for: .seconds(3))
-        #expect(events.count { $0.isConnected } == 2, "one reconnect, then no more probes: \(events.all)")
-        // Still a working client.
+        #expect(events.count { $0.isConnected } == 1, "no reconnect: \(events.all)")
+        try await MosquittoClients.publish(port: broker.port, topic: topic, message: "still", qos: 1)
+        #expect(await events.message(on: topic)?.payloadString == "still")
+        await client.disconnect()
+    }
+
+    @Test func aProbeDroppedSilentlyOnMQTT311GivesUpAfterTheRoundLimitInsteadOfLooping() async throws {
+        let broker = try Self.brokerDenyingTheProbe()
+        defer { broker.stop() }
+        let topic = uniqueTopic("acl311")
+        var configuration = broker.configuration("acl311", version: .v311)
+        configuration.cleanSession = false
+        configuration.inboundProbe = InboundProbeSettings(topic: "probe/denied", silence: .seconds(1), timeout: .seconds(1))
+        let client = MosquittoClient(configuration: configuration)
+        let events = EventCollector(client)
+        try client.subscribe([topic], qos: .atLeastOnce)
+        try client.start()
+        await events.connected()
+        let failed = await events.next("unanswered probe", timeout: .seconds(30)) {
+            if case .inboundProbeFailed = $0 { true } else { false }
+        }
+        #expect(failed == .inboundProbeFailed(.unanswered(rounds: InboundLiveness.maximumRepairRounds)))
+        try await Task.sleep(for: .seconds(3))
+        #expect(events.count { $0.isConnected } == InboundLiveness.maximumRepairRounds + 1, "then no more: \(events.all)")
         try await MosquittoClients.publish(port: broker.port, topic: topic, message: "still", qos: 1)
         #expect(await events.message(on: topic)?.payloadString == "still")
         await client.disconnect()
