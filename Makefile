@@ -24,9 +24,10 @@ help:
 	@echo "make fuzz   build the libFuzzer targets (ASan, .build/fuzz) and run each for 10^6 inputs (FUZZ_RUNS=N)"
 	@echo "make fuzz-merge  the same, then add the inputs that reach new coverage to Fuzz/Corpus"
 	@echo "make bench  build a release and print the benchmark figures"
-	@echo "make chaos  the release agent under hostile clients, broker restarts, sensor flaps, a full disk and a clock jump"
-	@echo "            (about 8 minutes; CHAOS_MESSAGES, CHAOS_RATE, CHAOS_SEED, CHAOS_FLOOD; root for the tmpfs)"
-	@echo "make soak   the release agent at 100 Hz with 10 requests/s for SOAK_SECONDS (3600), a line per SOAK_INTERVAL (60)"
+	@echo "make chaos  the release agent under hostile clients, an inbound stall, broker restarts, sensor flaps, a full disk"
+	@echo "            and a clock jump (about 9 minutes; CHAOS_MESSAGES, CHAOS_RATE, CHAOS_SEED, CHAOS_FLOOD; root for the tmpfs)"
+	@echo "make soak   the release agent at 100 Hz with 10 requests/s and a low-rate hostile mix (SOAK_HOSTILE_RATE, 2/s)"
+	@echo "            for SOAK_SECONDS (3600), a line per SOAK_INTERVAL (60)"
 	@echo "make deb    build the Debian package .build/deb/plumb_<version>_<arch>.deb (release, stripped)"
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
 	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
@@ -102,7 +103,7 @@ chaos-build: deps toolchain
 	@rm -f .build/chaos-summary.txt
 
 chaos: chaos-build
-	@PLUMB_CHAOS=1 $(CHAOS_RUN) --filter 'AgentTests\.(HostilePayload|OutageChaos|SystemChaos)Tests'; \
+	@PLUMB_CHAOS=1 $(CHAOS_RUN) --filter 'AgentTests\.(HostilePayload|InboundStallChaos|OutageChaos|SystemChaos)Tests'; \
 	  status=$$?; echo; cat .build/chaos-summary.txt 2>/dev/null; exit $$status
 
 soak: chaos-build

@@ -1,4 +1,5 @@
 import Foundation
+import MQTT
 import PlumbDomain
 
 /// A setting's value as `P/config` reports it, for comparing effective configs.
@@ -32,6 +33,9 @@ struct HostileMessage {
         case request(id: String, forbidden: Bool)
         case command
         case homeAssistantStatus
+        /// Over the agent's 1 MiB maximum packet size: the broker drops it for the agent, which
+        /// never sees it (``OversizeTraffic``).
+        case oversize
     }
 
     var topic: String
@@ -41,6 +45,7 @@ struct HostileMessage {
     var correlationData: [UInt8]?
     /// What makes an invalid config invalid, for the report.
     var label = ""
+    var qos = MQTTQoS.atLeastOnce
 }
 
 /// Seeded hostile traffic for one device: desired configs valid and not, ruler requests with

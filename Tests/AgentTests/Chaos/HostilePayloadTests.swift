@@ -4,18 +4,29 @@ import MQTT
 import Testing
 
 /// `make chaos`, the hostile client: seeded hostile messages at a steady rate, then a flood,
-/// against a real broker and the agent on the simulated chip. One summary line.
+/// against a real broker and the agent on the simulated chip; among them messages over 1 MiB at
+/// QoS 0, 1 and 2 on every topic the agent listens to (the broker drops them for the agent, and
+/// before issue 17's fix 20 at QoS 1/2 made it deaf) and valid config writes that must all be
+/// applied. One summary line.
 @Suite("Chaos: hostile payloads", .serialized, .enabled(if: ChaosEnvironment.chaosEnabled))
 struct HostilePayloadTests {
     /// The memory the run may leave behind once it settles, and the peak it may reach.
     static let growthLimit = 2 * megabyte
     static let peakLimit = 24 * megabyte
     static var floodMessages: Int { ChaosEnvironment.flood }
+    /// About this many oversize messages in the paced run (one every `messages / 250`), and one
+    /// in every 50 of the flood.
+    static let pacedOversize = 250
+    /// A valid control write every this many paced messages (every 2.5 s at 80/s), and a few after the flood.
+    static let controlEvery = 200
+    static let controlsAfterFlood = 5
 
     @Test func hostileClientChangesNothingItShouldNotAndMemoryStaysBounded() async throws {
         var report = ScenarioReport("hostile payloads")
         let broker = try MosquittoBroker.start()
-        let observer = try await Observer(port: broker.port, filter: "#")
+        // Dropped like the agent's, so the test runner holds none of the oversize payloads.
+        let observer = try await Observer(port: broker.port, filter: "#", maximumPacketSize: OversizeTraffic.maximumPacketSize,
+                                          receiveMaximum: 65_535)
         let agent = try AgentProcess(brokerURL: broker.url)
         let p = agent.prefix
         // Warm: connected, sampling, the vibration windows full and the first health out.
@@ -27,13 +38,14 @@ struct HostilePayloadTests {
         let watcher = ProcessWatcher(pid: pid, interval: 0.5)
 
         var traffic = HostileTraffic(prefix: p, replyPrefix: "chaos/replies/", seed: ChaosEnvironment.seed)
+        var controls = ControlWrites(prefix: p)
         var sent: [HostileMessage] = []
-        var unsendable = 0
+        var unsendable = 0, oversize = 0
         func send(_ message: HostileMessage) {
             let properties = MQTTPublishProperties(responseTopic: message.responseTopic,
                                                    correlationData: message.correlationData)
             do {
-                try observer.client.publish(message.topic, payload: message.payload, qos: .atLeastOnce, retain: false,
+                try observer.client.publish(message.topic, payload: message.payload, qos: message.qos, retain: false,
                                             properties: properties)
                 sent.append(message)
             } catch {
@@ -41,15 +53,31 @@ struct HostilePayloadTests {
                 unsendable += 1
             }
         }
+        func sendOversize() {
+            send(OversizeTraffic.message(oversize, prefix: p))
+            oversize += 1
+        }
         let count = ChaosEnvironment.messages, rate = ChaosEnvironment.rate
+        let oversizeEvery = max(1, count / Self.pacedOversize)
         let start = Date()
         for index in 0..<count {
             let due = start.addingTimeInterval(Double(index) / rate).timeIntervalSinceNow
             if due > 0.001 { try await Task.sleep(for: .seconds(due)) }
             send(traffic.next())
+            if index % oversizeEvery == oversizeEvery / 2 { sendOversize() }
+            if index % Self.controlEvery == Self.controlEvery / 2 { send(controls.next()) }
         }
         let pacedSeconds = Date().timeIntervalSince(start)
-        for index in 0..<Self.floodMessages { send(traffic.flood(index)) }
+        let pacedPeak = ProcessSample(pid: pid)?.peakBytes ?? 0
+        for index in 0..<Self.floodMessages {
+            send(traffic.flood(index))
+            if index % 50 == 25 { sendOversize() }
+        }
+        // Still listening after it all: a few more writes, behind what the flood left queued.
+        for _ in 0..<Self.controlsAfterFlood {
+            send(controls.next())
+            try await Task.sleep(for: .milliseconds(500))
+        }
 
         // Every request answered: wait until the replies stop coming, at most 60 s.
         let requests = sent.compactMap { message -> (id: String, forbidden: Bool, service: String)? in
@@ -62,13 +90,14 @@ struct HostilePayloadTests {
             try await Task.sleep(for: .seconds(1))
             replies = Self.replies(observer.messages, requestPrefix: p + "/request/")
         } while requests.contains(where: { replies[$0.id] == nil }) && Date() < replyDeadline
+        try await controls.waitUntilApplied(observer, timeout: 60)
         // Settle, then the figures.
         try await Task.sleep(for: .seconds(15))
         let settled = try #require(ProcessSample(pid: pid))
         watcher.stop()
 
-        report.figure("\(sent.count) sent (\(unsendable) refused by the client library, \(Self.floodMessages) in a flood)"
-            + String(format: " at %.0f/s", Double(count) / pacedSeconds))
+        report.figure("\(sent.count) sent (\(unsendable) refused by the client library, \(Self.floodMessages) in a flood,"
+            + " \(oversize) over 1 MiB at QoS 0/1/2)" + String(format: " at %.0f/s", Double(count) / pacedSeconds))
         report.check(agent.isRunning, "agent alive")
 
         let unanswered = requests.filter { replies[$0.id] == nil }
@@ -90,6 +119,12 @@ struct HostilePayloadTests {
         report.check(refused.count == forbidden.count && leaked.isEmpty, "forbidden response topics refused")
 
         checkConfig(&report, sent: sent, initial: initialConfig, observer: observer, prefix: p)
+        let control = controls.outcome(observer)
+        report.figure("\(controls.sent.count) control writes, \(controls.sent.count - control.missing.count) applied"
+            + " (\(control.repeated.count) twice), slowest " + String(format: "%.1f s", control.slowest))
+        report.check(control.missing.isEmpty && control.repeated.isEmpty, "every control write applied once",
+                     "missing \(control.missing.prefix(5)), repeated \(control.repeated.prefix(5))")
+        await checkInboundPath(&report, broker: broker, observer: observer, agent: agent, oversize: oversize)
 
         let problems = LogForgery.problems(in: agent.stderr)
         report.figure("\(agent.stderr.split(separator: "\n").count) log lines, \(problems.count) bad")
@@ -98,7 +133,7 @@ struct HostilePayloadTests {
         let growth = settled.residentBytes - baseline.residentBytes
         report.figure("RSS \(megabytes(baseline.residentBytes)) → \(megabytes(settled.residentBytes))"
             + " (\(signedMegabytes(growth)), limit +2 MB), max sampled \(megabytes(watcher.maximumResident)),"
-            + " peak VmHWM \(megabytes(settled.peakBytes)) (limit 24 MB)")
+            + " peak VmHWM \(megabytes(settled.peakBytes)) (limit 24 MB; \(megabytes(pacedPeak)) before the flood)")
         report.check(growth <= Self.growthLimit, "RSS growth after settle ≤ 2 MB")
         report.check(settled.peakBytes <= Self.peakLimit, "peak ≤ 24 MB")
         report.figure("fds \(baseline.openFiles) → \(settled.openFiles)")
@@ -108,6 +143,22 @@ struct HostilePayloadTests {
         report.check(exit?.status == 0, "clean exit after the run")
         report.print()
         await observer.stop()
+    }
+
+    /// The probe check: the oversize messages reached the broker and were dropped for the agent,
+    /// and at the default Receive Maximum (65535) they never stalled it.
+    private func checkInboundPath(_ report: inout ScenarioReport, broker: MosquittoBroker, observer: Observer,
+                                  agent: AgentProcess, oversize: Int) async {
+        let health = await OutageChaosTests.freshHealth(observer, prefix: agent.prefix)
+        let stalls = health?["inbound_stalls"] as? Int ?? -1
+        let warnings = InboundPath.lines(agent.stderr, containing: InboundPath.stallWarning)
+        let drops = InboundPath.brokerDrops(broker, clientID: "plumb-" + agent.deviceID)
+        report.figure("broker dropped \(drops) of \(oversize) oversize for the agent; inbound_stalls \(stalls),"
+            + " \(warnings) stall warnings")
+        report.check(drops >= oversize, "the broker dropped every oversize message for the agent",
+                     "\(drops) dropped of \(oversize)")
+        report.check(stalls == 0 && warnings == 0, "no inbound stall at the default receive maximum",
+                     "inbound_stalls \(stalls), \(warnings) warnings")
     }
 
     /// Replies by correlation data: every message that carries some, but the requests themselves.

@@ -17,17 +17,25 @@ final class Observer: Sendable {
     /// - Parameters:
     ///   - login: a user name and password, for a broker with a password file.
     ///   - caFile: the CA to trust, for a TLS broker.
-    init(port: Int, filter: String = "plumb/#", persistentSession: Bool = false,
+    ///   - moreFilters: subscribed as well as `filter`.
+    ///   - maximumPacketSize: announced (MQTT 5), so the broker drops larger messages for the
+    ///     observer as it does for the agent; with it, pass a large `receiveMaximum`, since
+    ///     mosquitto never gives back the unit of a QoS 1/2 message it drops so (issue 17).
+    ///   - maximumIncomingPayload: payloads kept cut to this many bytes and one (a long run's memory).
+    init(port: Int, filter: String = "plumb/#", moreFilters: [String] = [], persistentSession: Bool = false,
          version: MQTTProtocolVersion? = nil, login: (user: String, password: String)? = nil,
-         caFile: String? = nil, reconnectDelay: MQTTConfiguration.ReconnectDelay = .init()) async throws {
+         caFile: String? = nil, reconnectDelay: MQTTConfiguration.ReconnectDelay = .init(),
+         maximumPacketSize: Int? = nil, receiveMaximum: Int? = nil, maximumIncomingPayload: Int? = nil) async throws {
         client = MosquittoClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "observer-" + UUID().uuidString.prefix(8),
             cleanSession: !persistentSession, username: login?.user, password: login?.password,
             tls: caFile.map { MQTTConfiguration.TLS(caFile: $0) },
             // MQTT 5 ends even a non-clean session at disconnect unless a session expiry is sent;
             // 3.1.1 keeps it, which is what a persistent observer needs.
-            protocolVersion: version ?? (persistentSession ? .v311 : .v5), reconnectDelay: reconnectDelay))
-        try client.subscribe([filter], qos: .atLeastOnce)
+            protocolVersion: version ?? (persistentSession ? .v311 : .v5), reconnectDelay: reconnectDelay,
+            maximumPacketSize: maximumPacketSize, maximumIncomingPayload: maximumIncomingPayload,
+            receiveMaximum: receiveMaximum))
+        try client.subscribe([filter] + moreFilters, qos: .atLeastOnce)
         let events = client.events
         let received = received
         let arrivalTimes = arrivalTimes
