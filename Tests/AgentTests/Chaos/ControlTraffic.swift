@@ -94,7 +94,8 @@ enum InboundPath {
     /// The agent's warning, once per stall it found.
     static let stallWarning = "the broker stopped delivering QoS 1 and 2 messages"
     /// The agent's warning when the probe went unanswered on a fresh connection too.
-    static let probeUnanswered = "went unanswered on a fresh connection too"
+    /// The start of the warning for a probe that cannot be answered, refused or unanswered.
+    static let probeUnanswered = "a stalled inbound path cannot be detected"
 
     /// Lines of the agent's log holding `text`.
     static func lines(_ log: String, containing text: String) -> Int {
