@@ -84,11 +84,14 @@ struct SoakTests {
             if Date() >= nextReport, let now = ProcessSample(pid: pid) {
                 let cpu = (now.cpuSeconds - previous.cpuSeconds) / now.time.timeIntervalSince(previous.time) * 100
                 let since = afterWarmUp.map { signedMegabytes(now.residentBytes - $0.residentBytes) + " since 1 min" } ?? "warming up"
-                let applied = controls.sent.count - controls.outcome(observer).missing.count
+                let missing = Set(controls.outcome(observer).missing)
+                // The write sent a moment ago may be on its way: overdue is unapplied after 2 s.
+                let overdue = controls.sent.filter { missing.contains($0.marker) && now.time.timeIntervalSince($0.time) > 2 }.count
                 printSummaryLine("SOAK " + String(format: "%5.0f s", now.time.timeIntervalSince(start))
                     + ": RSS \(megabytes(now.residentBytes)) (\(since)), peak \(megabytes(now.peakBytes)),"
                     + " fds \(now.openFiles), CPU " + String(format: "%.1f %%", cpu)
-                    + ", replies \(ownReplies())/\(sent), control writes \(applied)/\(controls.sent.count)")
+                    + ", replies \(ownReplies())/\(sent), control writes \(controls.sent.count - missing.count)/\(controls.sent.count)"
+                    + " (\(overdue) overdue)")
                 previous = now
                 nextReport = nextReport.addingTimeInterval(interval)
             }
