@@ -1,3 +1,4 @@
+import I2C
 import Contract
 import PlumbDomain
 import Sampling
@@ -26,6 +27,7 @@ extension AgentCore {
             .sampleRateHz: rate.map { .number($0.rounded(toDecimals: 1)) } ?? .null,
             .dropped: .integer(health.overruns),
             .i2cErrors: .integer(sampling.i2cErrors),
+            .i2cMode: health.i2cMode.map { .string($0.rawValue) } ?? .null,
             .reconnects: .integer(link.reconnects),
             .inboundStalls: .integer(link.inboundStalls),
             .queuedEvents: .integer(events.count),

@@ -2,6 +2,7 @@ import Accelerometers
 import Configuration
 import Contract
 import HomeAssistant
+import I2C
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -160,6 +161,9 @@ public actor AgentCore {
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
             interruptVibration()
+        case .busMode(let mode):
+            if let line = Self.busModeLine(mode, was: health.i2cMode) { log.info(line) }
+            health.i2cMode = mode
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
             ingest(batch)
@@ -193,6 +197,20 @@ public actor AgentCore {
     public func currentReading() -> CurrentReading? {
         guard sensorOK, let measurement = pipeline.latest else { return nil }
         return CurrentReading(measurement, age: max(0, clock() - measurement.time), lengthUnit: settings.lengthUnit)
+    }
+
+    /// The log line for a bus mode learnt or changed; nil when it says nothing new.
+    static func busModeLine(_ mode: I2CMode, was previous: I2CMode?) -> String? {
+        guard mode != previous else { return nil }
+        switch mode {
+        case .rdwrBatched: return "I²C: batched reads (I2C_RDWR, a FIFO drain in one transfer; i2c_mode rdwr-batched)"
+        case .smbus: return "I²C: SMBus block reads, the adapter has no plain I²C (i2c_mode smbus)"
+        case .simulated: return nil
+        case .rdwr:
+            return "I²C: the adapter refused batched reads (one read message per transfer, as the Raspberry Pi 0–4's"
+                + " i2c-bcm2835 takes): one register read per transfer from now on (i2c_mode rdwr), about one ioctl a"
+                + " sample instead of one a drain (README, FIFO draining)."
+        }
     }
 
     /// The chip's correction in force: the record's, or ``Calibration/identity`` without one.

@@ -1,3 +1,5 @@
+import I2C
+
 /// The sample counter at one moment: the two ends of a rate measurement.
 struct SampleCount: Sendable, Equatable {
     var time: Double
@@ -15,6 +17,8 @@ struct HealthReporter: Sendable, Equatable {
     /// Samples the sampler has delivered, and drains that found its buffer full.
     private(set) var samples = 0
     private(set) var overruns = 0
+    /// How register reads reach the chip, once the first batch said.
+    var i2cMode: I2CMode?
     /// The sample counter where the current rate measurement starts, and at the last reading.
     private var rateMark: SampleCount?
     private var latest: SampleCount?

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import I2C
 #endif
 import PlumbDomain
 import PlumbSync
@@ -25,6 +26,9 @@ public enum SamplingUpdate: Sendable {
     /// (``SamplingService/runOnChip(timeout:_:)``): nothing from before it may be averaged with
     /// what comes after.
     case resumed(SamplingSettings)
+    /// How register reads reach the chip: after the first batch, and whenever it changes (an
+    /// adapter that refuses batched reads is found at the first drain).
+    case busMode(I2CMode)
 }
 
 /// Owns the chip on a thread of its own, because its bus calls block; everything else in the
@@ -135,6 +139,7 @@ public final class SamplingService: Sendable {
         var faulted = false
         // Counters of the samplers that came before: each restart of the chip starts a new one.
         var carried = SamplerStatistics()
+        var reportedMode: I2CMode?
         while !control.withLock({ $0.stopped }) {
             let (rate, range) = control.withLock { ($0.rateHz, $0.rangeG) }
             var chip: (any Accelerometer)?
@@ -163,6 +168,11 @@ public final class SamplingService: Sendable {
                     }
                     let batch = try current.nextBatch(samples: perBlock)
                     continuation.yield(.batch(batch, statistics: carried + current.statistics))
+                    let mode = opened.bus.mode
+                    if mode != reportedMode {
+                        reportedMode = mode
+                        continuation.yield(.busMode(mode))
+                    }
                 }
                 control.withLock { $0.sampling = false }
                 carried = carried + current.statistics

@@ -11,6 +11,9 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case dropped
     /// Sensor failures.
     case i2cErrors = "i2c_errors"
+    /// How register reads reach the chip: `rdwr-batched`, `rdwr` (the adapter refused batched
+    /// reads), `smbus` or `simulated`; null before the first batch.
+    case i2cMode = "i2c_mode"
     /// Connections to the broker after the first.
     case reconnects
     /// Times the broker stopped delivering QoS 1/2 messages to the agent (its probe on `P/probe`

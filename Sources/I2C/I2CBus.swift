@@ -39,6 +39,32 @@ public enum I2CTransferMode: String, Sendable, Codable {
     case simulated
 }
 
+/// How register reads reach the chip, as `plumb probe`, `P/health` (`i2c_mode`) and the log name
+/// it. The raw values are the wire names the README documents.
+public enum I2CMode: String, Sendable, CaseIterable {
+    /// `I2C_RDWR`, several register reads in one transaction (a drain's FIFO entries in one ioctl).
+    case rdwrBatched = "rdwr-batched"
+    /// `I2C_RDWR`, one register read per transaction: the adapter refused more than one read
+    /// message in a transaction (the Raspberry Pi 0–4's `i2c-bcm2835` takes one, last).
+    case rdwr
+    /// SMBus I²C-block transfers, for adapters without plain I²C.
+    case smbus
+    /// The simulated chip: no kernel involved.
+    case simulated
+}
+
+extension I2CBus {
+    /// How register reads reach the chip now. Batched until the adapter first refuses a batch,
+    /// then ``I2CMode/rdwr`` for good.
+    public var mode: I2CMode {
+        switch transferMode {
+        case .smbusBlock: .smbus
+        case .simulated: .simulated
+        case .combined: maxRunsPerTransaction > 1 ? .rdwrBatched : .rdwr
+        }
+    }
+}
+
 /// One register read inside a larger transaction: write the register address, then read `count`
 /// bytes from it (the device auto-increments).
 public struct RegisterRun: Sendable, Hashable, CustomStringConvertible {

@@ -10,8 +10,9 @@ struct ProbeCommand: Subcommand {
     static let specs = SensorOptions.specs + [
         .flag("--json", "Print one JSON object instead of text."),
     ]
-    static let helpSummary = "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do and\n"
-        + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback."
+    static let helpSummary = "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do,\n"
+        + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback, and whether the\n"
+        + "adapter takes several reads in one transaction (i2c_mode rdwr-batched) or one (rdwr)."
     static let footer = RateAdvice.text
 
     struct Report: Encodable {
@@ -20,13 +21,14 @@ struct ProbeCommand: Subcommand {
         var deviceID: String
         var chip: String
         var transfer: String
+        var i2cMode: String
         var functionality: [String]
         var functionalityMask: String?
         var offsets: ADXL345Offsets
         var maxRateHz: [String: Int]
 
         enum CodingKeys: String, CodingKey {
-            case bus, address, deviceID = "device_id", chip, transfer, functionality
+            case bus, address, deviceID = "device_id", chip, transfer, i2cMode = "i2c_mode", functionality
             case functionalityMask = "functionality_mask", offsets, maxRateHz = "max_rate_hz"
         }
     }
@@ -39,14 +41,18 @@ struct ProbeCommand: Subcommand {
         do {
             identity = try chip.probe()
             offsets = try chip.readOffsets()
+            // DEVID twice in one transaction: an adapter that takes one read message per
+            // transfer refuses it, and the bus falls back (``I2CBus/mode`` then says rdwr).
+            let devid = RegisterRun(register: ADXL345Register.devid, count: 1)
+            _ = try chip.bus.readRegisterRuns(at: chip.address, [devid, devid])
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure("\(error)")
         }
         let linux = chip.bus as? LinuxI2CBus
         let report = Report(
             bus: chip.bus.name, address: chip.address.description,
             deviceID: "0x" + String(identity.deviceID, radix: 16, uppercase: true),
-            chip: "ADXL345/ADXL343", transfer: chip.bus.transferMode.rawValue,
+            chip: "ADXL345/ADXL343", transfer: chip.bus.transferMode.rawValue, i2cMode: chip.bus.mode.rawValue,
             functionality: linux?.functionality.names ?? ["simulated"],
             functionalityMask: linux.map { "0x" + String($0.functionality.rawValue, radix: 16) },
             offsets: offsets,
@@ -66,11 +72,21 @@ struct ProbeCommand: Subcommand {
             address      \(report.address)
             device id    \(report.deviceID) (ADXL345 or ADXL343)
             transfer     \(transferNote)
+            i2c mode     \(Self.modeNote(chip.bus.mode))
             adapter      \(report.functionality.joined(separator: ", "))\(report.functionalityMask.map { " (\($0))" } ?? "")
             offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)
             rate limit   \(RateAdvice.summary)
             """)
         return 0
+    }
+
+    static func modeNote(_ mode: I2CMode) -> String {
+        switch mode {
+        case .rdwrBatched: "rdwr-batched (several register reads per transfer: a FIFO drain in one ioctl)"
+        case .rdwr: "rdwr (the adapter takes one read message per transfer, as the Pi 0–4's i2c-bcm2835: one ioctl a sample)"
+        case .smbus: "smbus (one SMBus block read per register read)"
+        case .simulated: "simulated"
+        }
     }
 }
 

@@ -31,6 +31,7 @@ struct AgentTopicsTests {
         let health = try #require(await observer.waitForJSON(p + "/health"))
         #expect(Set(health.keys).isSuperset(of: ["uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors",
                                                   "reconnects", "inbound_stalls", "queued_events", "version"]))
+        #expect(health["i2c_mode"] as? String == "simulated")
         // Retained: a subscriber arriving later gets them all.
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
         // Vibration is on by default; the simulated machine is still, and its figures are published too.

@@ -150,6 +150,59 @@ struct LinuxTransportTests {
         #expect(after.allSatisfy { $0.hasPrefix("RDWR n=2 ") || $0.hasPrefix("RDWR n=1 ") })
     }
 
+    @Test("plumb probe says whether the adapter takes batched reads: i2c_mode", arguments: [
+        ([String: String](), "rdwr-batched", "several register reads per transfer"),
+        (["PLUMB_FAKE_I2C_RDWR_READS": "last"], "rdwr", "one read message per transfer"),
+    ])
+    func probeTellsTheBusMode(environment: [String: String], mode: String, text: String) async throws {
+        let fake = try FakeI2CDev()
+        let json = try await run(["probe", "--bus", "BUS", "--json"], fake, also: environment)
+        #expect(json.status == 0, "\(json)")
+        #expect(try json.jsonObjects().first?["i2c_mode"] as? String == mode)
+        let plain = try await run(["probe", "--bus", "BUS"], fake, also: environment)
+        #expect(plain.stdout.contains("i2c mode     \(mode) ("), "\(plain.stdout)")
+        #expect(plain.stdout.contains(text))
+    }
+
+    /// The agent on an adapter like the Pi 0–4's says at its first drain that batched reads are
+    /// off, and `P/health` carries `i2c_mode: rdwr`.
+    @Test func theAgentSaysWhenTheAdapterRefusesBatchedReadsAndHealthCarriesTheMode() async throws {
+        let fake = try FakeI2CDev()
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-mode-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "sensor:\n  kind: adxl345\n  bus: \(fake.devicePath)\n".write(toFile: directory + "/plumb.yaml", atomically: true,
+                                                                      encoding: .utf8)
+        let health = try await MosquittoClients.startSubscriber(port: broker.port, topic: "plumb/mode/health",
+                                                               timeout: .seconds(30))
+        let process = Process()
+        process.executableURL = PlumbProcess.binary
+        process.arguments = ["run", "--config", directory + "/plumb.yaml", "--broker", broker.url,
+                             "--device-id", "mode", "--state-dir", directory + "/state"]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(fake.variables.merging(Self.timedFIFO.merging(["PLUMB_FAKE_I2C_RDWR_READS": "last"]) { $1 }) { $1 }) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let messages = await health.messages()
+        let text = await offThePool {
+            kill(process.processIdentifier, SIGTERM)
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        let object = try #require(messages.first.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+        }, "no health within 30 s: \(text)")
+        #expect(object["i2c_mode"] as? String == "rdwr", "\(object)")
+        #expect(text.components(separatedBy: "the adapter refused batched reads").count - 1 == 1, "said once: \(text)")
+        #expect(!text.contains("<3>"), "an info line, not an error: \(text)")
+    }
+
     @Test func aBusErrorInABatchStopsWithTheBusErrorMessage() async throws {
         let fake = try FakeI2CDev(.init(fault: .eioAfter(60)))
         let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
@@ -169,6 +222,7 @@ struct LinuxTransportTests {
         let probe = try await run(["probe", "--bus", "BUS", "--json"], fake)
         #expect(probe.status == 0, "\(probe)")
         #expect(try probe.jsonObjects().first?["transfer"] as? String == "SMBus")
+        #expect(try probe.jsonObjects().first?["i2c_mode"] as? String == "smbus")
         fake.removeLog()
 
         let read = try await run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
