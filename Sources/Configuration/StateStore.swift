@@ -128,8 +128,11 @@ public struct StateStore: Sendable {
         case .failure(let failure) where failure.tooLargeLimit != nil:
             problem = failure.description
         case .failure(let failure):
-            warnings.append("\(path) cannot be read: \(failure.description); \(fallback). The plumb user must own"
-                + " \(directory) and its files (chown -R plumb:plumb \(directory)).")
+            var warning = "\(path) cannot be read: \(failure.description); \(fallback)."
+            if failure.errno == EACCES || failure.errno == EPERM {
+                warning += " " + StatePermissionAdvice.current(for: directory).text(directory: directory, writing: false)
+            }
+            warnings.append(warning)
             return nil
         }
         let aside = corruptPath(for: path)
@@ -248,9 +251,10 @@ public struct StateStoreError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         var text = "could not \(action) (\(path)): \(problem.description)."
         switch problem.errno {
-        case EACCES, EPERM, EROFS:
-            text += " The plumb user must be able to write \(directory): chown plumb:plumb \(directory);"
-                + " chmod 750 \(directory) (systemd's StateDirectory=plumb does this)."
+        case EROFS:
+            text += " \(directory) is on a read-only file system: set state_dir to a writable directory."
+        case EACCES, EPERM:
+            text += " " + StatePermissionAdvice.current(for: directory).text(directory: directory, writing: true)
         case ENOSPC, EDQUOT:
             text += " The disk is full; free some space."
         default:

@@ -183,7 +183,35 @@ struct StateStoreTests {
             Issue.record("saving into a read-only directory succeeded")
         } catch {
             #expect(error.description.contains("EACCES"))
-            #expect(error.description.contains("chown plumb:plumb"))
+            #expect(error.description.contains("is yours"), "the owner is told the mode, not a chown")
+            #expect(error.description.contains("chmod 750"))
+            #expect(!error.description.contains("chown"))
         }
+    }
+
+    @Test("Permission advice names the real fix for the real user, never a chown of the agent's own directory")
+    func permissionAdvice() {
+        let directory = "/var/lib/plumb"
+        func advice(owner: String?, user: String, groups: [String] = [], mode: mode_t = 0o40750) -> StatePermissionAdvice {
+            StatePermissionAdvice(owner: owner, mode: mode, user: user, groups: groups)
+        }
+        // A person in group i2c, not plumb, runs plumb calibrate or read beside the service.
+        let writing = advice(owner: "plumb", user: "pi", groups: ["pi", "i2c"]).text(directory: directory, writing: true)
+        #expect(writing.contains("sudo -u plumb plumb"), "\(writing)")
+        #expect(!writing.contains("chown"))
+        let reading = advice(owner: "plumb", user: "pi", groups: ["pi", "i2c"]).text(directory: directory, writing: false)
+        #expect(reading.contains("sudo usermod -aG plumb pi") && reading.contains("log in again"), "\(reading)")
+        #expect(!reading.contains("chown"))
+        // In the group, but the mode keeps the group out.
+        let closed = advice(owner: "plumb", user: "pi", groups: ["plumb"], mode: 0o40700).text(directory: directory, writing: false)
+        #expect(closed.contains("chmod 750") && closed.contains("700"), "\(closed)")
+        // The directory is someone else's: then the chown is the fix.
+        let foreign = advice(owner: "root", user: "plumb").text(directory: directory, writing: true)
+        #expect(foreign.contains("belongs to root") && foreign.contains("chown -R plumb:plumb /var/lib/plumb"), "\(foreign)")
+        // Its owner is told the mode.
+        let own = advice(owner: "pi", user: "pi", mode: 0o40500).text(directory: directory, writing: true)
+        #expect(own.contains("is yours, pi") && own.contains("(500)") && !own.contains("chown"), "\(own)")
+        // Unknown owner (it cannot be inspected): how to make it right.
+        #expect(advice(owner: nil, user: "pi").text(directory: directory, writing: true).contains("mkdir -m 750"))
     }
 }
