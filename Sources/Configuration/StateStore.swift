@@ -60,6 +60,26 @@ public struct StateStore: Sendable {
         try write(ZeroFile(format: Self.format, zero: zero), to: zeroPath, what: "the zero reference")
     }
 
+    /// Checks, before any work, that `what` could be saved here: creates the directory as a save
+    /// would, then a temporary file in it, and removes that. For a command that would otherwise
+    /// find out only at the end (the six-face tumble).
+    ///
+    /// - Throws: ``StateStoreError`` naming the real fix for the user who runs this.
+    public func checkWritable(for what: String) throws(StateStoreError) {
+        if let problem = FileSystem.makeDirectories(directory, mode: Self.directoryMode) {
+            throw StateStoreError(path: directory, action: "create the state directory for \(what)", problem: problem,
+                                  directory: directory)
+        }
+        let probe = "\(directory)/.writable-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Self.fileMode)
+        guard descriptor >= 0 else {
+            throw StateStoreError(path: directory, action: "save \(what) (checked before starting)",
+                                  problem: FileProblem(errno: errno), directory: directory)
+        }
+        close(descriptor)
+        unlink(probe)
+    }
+
     func write(_ document: some Encodable, to path: String, what: String) throws(StateStoreError) {
         if let problem = FileSystem.makeDirectories(directory, mode: Self.directoryMode) {
             throw StateStoreError(path: directory, action: "create the state directory", problem: problem, directory: directory)

@@ -52,6 +52,12 @@ struct CalibrateCommand: Subcommand {
             throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
         }
         let store = StateStore(directory: try parsed.stateDirectory())
+        // Before the tumble, not after it: a result that cannot be saved is minutes lost.
+        do {
+            try store.checkWritable(for: "the calibration")
+        } catch {
+            throw CommandFailure(error.description)
+        }
 
         let chip = try sensor.open()
         let chipRecord = try chip.calibrationChip()

@@ -189,6 +189,22 @@ struct StateStoreTests {
         }
     }
 
+    @Test("checkWritable passes where a save would, creating the directory, and leaves nothing behind")
+    func checkWritable() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path + "/state")
+        try store.checkWritable(for: "the calibration")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state").isEmpty)
+    }
+
+    @Test("checkWritable refuses an unwritable directory before any work", .enabled(if: geteuid() != 0, "root writes anywhere"))
+    func checkWritableRefuses() throws {
+        let directory = try TemporaryDirectory()
+        chmod(directory.path, 0o500)
+        defer { chmod(directory.path, 0o700) }
+        #expect(throws: StateStoreError.self) { try StateStore(directory: directory.path).checkWritable(for: "the calibration") }
+    }
+
     @Test("Permission advice names the real fix for the real user, never a chown of the agent's own directory")
     func permissionAdvice() {
         let directory = "/var/lib/plumb"
