@@ -19,7 +19,7 @@ extension AgentCore {
 
     /// Publishes `P/health`, retained.
     func publishHealth(at now: Double) {
-        guard connected, !stopping else { return }
+        guard link.canPublish else { return }
         let rate = health.send(at: now, sensorFaulty: sensorFaultMessage != nil)
         let payload: [HealthKey: JSONValue] = [
             .uptimeS: .integer(Int(now - startTime)),

@@ -10,14 +10,14 @@ extension AgentCore {
     /// Publishes the discovery configs that changed (all of them after `force`), retained, after
     /// clearing the ones the settings no longer publish (``DiscoveryPublisher/messages(for:force:)``).
     func publishDiscovery(force: Bool) {
-        guard connected, !stopping, let messages = discovery?.messages(for: settings, force: force) else { return }
+        guard link.canPublish, let messages = discovery?.messages(for: settings, force: force) else { return }
         publishDiscovery(messages)
     }
 
     /// Clears, once per connect and before the configs, the discovery topics a run in another
     /// angle unit, a run with vibration on, or an older version may have left retained.
     func clearStaleDiscovery() {
-        guard connected, !stopping, let removals = discovery?.staleRemovals(for: settings) else { return }
+        guard link.canPublish, let removals = discovery?.staleRemovals(for: settings) else { return }
         publishDiscovery(removals)
     }
 
@@ -38,7 +38,7 @@ extension AgentCore {
     }
 
     func resendToHomeAssistant(generation: Int) {
-        guard discovery?.isCurrent(generation) == true, connected, !stopping else { return }
+        guard discovery?.isCurrent(generation) == true, link.canPublish else { return }
         publishDiscovery(force: true)
         publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
         publishConfig()
@@ -54,7 +54,7 @@ extension AgentCore {
     /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture of the last published
     /// state changed or must be re-sent, at most once a second (``BubblePublisher``).
     func publishBubbleIfChanged(at now: Double) {
-        guard connected, !stopping, state.gravity != nil || sensorFaultMessage != nil else { return }
+        guard link.canPublish, state.gravity != nil || sensorFaultMessage != nil else { return }
         let svg = bubble.next(at: now) {
             BubblePublisher.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensorOK,
                                     settings: settings).svg

@@ -10,17 +10,16 @@ extension AgentCore {
     public func handle(_ event: MQTTEvent) {
         switch event {
         case .connected(let connection):
-            guard !stopping else { return }
-            connected = true
-            log.info(link.connected(connection))
+            guard let line = link.connected(connection) else { return }
+            log.info(line)
             // Birth in full even when the session was resumed: the retained topics may have been
             // cleared or changed while we were away, and on another broker they were never ours.
             publishBirth()
         case .disconnected(let error):
-            connected = false
-            if let error, !stopping { log.warning(Sentences.join("lost the broker: \(error)", "Reconnecting with backoff.")) }
+            link.lost()
+            if let error, !link.isStopping { log.warning(Sentences.join("lost the broker: \(error)", "Reconnecting with backoff.")) }
         case .connectionFailed(let error):
-            connected = false
+            link.lost()
             log.warning("cannot reach the broker: \(error)")
         case .message(let message):
             receive(message)
@@ -81,7 +80,7 @@ extension AgentCore {
     }
 
     func flushEvents() {
-        guard connected, !stopping else { return }
+        guard link.canPublish else { return }
         // A throw is the connection dropping between the check and the call: the queue keeps the rest.
         events.flush { try mqtt.publish(topics.event, payload: $0.payload, qos: .atLeastOnce, retain: false) }
     }
@@ -89,7 +88,7 @@ extension AgentCore {
     /// Publishes if connected. State-like topics are retained and republished in full at the
     /// next connect, so a publication missed while away needs no queue.
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: MQTTQoS = .atMostOnce) {
-        guard connected, !stopping else { return }
+        guard link.canPublish else { return }
         do {
             try mqtt.publish(topic, payload: payload, qos: qos, retain: retain)
         } catch {

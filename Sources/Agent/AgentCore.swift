@@ -55,10 +55,8 @@ public actor AgentCore {
     var reversal: ReversalSession
 
     // The connection
-    var connected = false
-    /// The connection's facts and counters.
+    /// The connection: its phase (whether anything may be published), facts and counters.
     var link = BrokerLink()
-    var stopping = false
 
     // What goes out, each deciding when
     /// `P/state`, and what the last one said.
@@ -236,14 +234,14 @@ public actor AgentCore {
 
     /// Publishes `offline` and disconnects: the graceful half of SIGTERM.
     public func shutdown() async {
-        stopping = true
+        link.stop()
         // Whether or not the connect has reached this actor yet: a stop moments after the
         // CONNACK, before the birth, must still leave `offline` (the clean DISCONNECT that follows
         // drops the will). Not connected at all, the client refuses it, and nothing is lost.
         try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         // While disconnect() is awaited other calls reach the actor: none may publish after
-        // `offline` (a late `online` would stand retained, with no will to correct it).
-        connected = false
+        // `offline` (a late `online` would stand retained, with no will to correct it), which
+        // the stopping phase, set above, already ensures.
         await mqtt.disconnect()
     }
 

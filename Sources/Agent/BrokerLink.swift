@@ -4,6 +4,21 @@ import MQTT
 /// agreed to, and the counters `P/health` reports. A value with no I/O; ``AgentCore`` feeds it
 /// the client's events.
 struct BrokerLink: Sendable, Equatable {
+    /// Where the link stands: whether anything may be published now.
+    enum Phase: Sendable, Equatable {
+        /// Not connected (not yet, or the connection was lost: the client is reconnecting).
+        case offline
+        /// Connected: publications go out.
+        case online
+        /// Shutting down: `offline` is (being) published and nothing may follow it, whatever
+        /// the connection does.
+        case stopping
+    }
+
+    private(set) var phase = Phase.offline
+    /// Whether a publication may go out now: connected, and not stopping.
+    var canPublish: Bool { phase == .online }
+    var isStopping: Bool { phase == .stopping }
     /// Connections accepted since start; `reconnects` is one less.
     private(set) var connections = 0
     /// The broker of the current (or last) connection, for `P/health` and the switch log line.
@@ -23,8 +38,11 @@ struct BrokerLink: Sendable, Equatable {
     /// subscription made with retain-as-published.
     var retainFlagIsAsPublished: Bool { protocolVersion == .v5 }
 
-    /// Records an accepted connection; returns the log line that says where we are.
-    mutating func connected(_ connection: MQTTConnection) -> String {
+    /// Records an accepted connection; returns the log line that says where we are, or nil when
+    /// stopping (a late CONNACK changes nothing then).
+    mutating func connected(_ connection: MQTTConnection) -> String? {
+        guard phase != .stopping else { return nil }
+        phase = .online
         connections += 1
         let session = connection.sessionPresent ? ", session resumed" : ""
         let line: String
@@ -38,6 +56,16 @@ struct BrokerLink: Sendable, Equatable {
         sessionResumed = connection.sessionPresent
         protocolVersion = connection.protocolVersion
         return line
+    }
+
+    /// The connection ended, or an attempt failed.
+    mutating func lost() {
+        if phase == .online { phase = .offline }
+    }
+
+    /// The agent shuts down: nothing is published from now on.
+    mutating func stop() {
+        phase = .stopping
     }
 
     /// Records a stall's reconnect; returns the line to log and whether it is a new stall (its
