@@ -123,6 +123,8 @@ check "no home was created (systemd makes /var/lib/plumb)" test ! -e /var/lib/pl
 check "plumb's primary group is plumb" test "$(id -gn plumb)" = plumb
 check "plumb is in the group i2c" in_group plumb i2c
 check "the plumb user can run plumb" runuser -u plumb -- /usr/bin/plumb --version
+check "the first install says how to join the group plumb (a note, not a warning)" \
+    grep -q '^plumb note: join its group: sudo usermod -aG plumb \$USER' "$work/install.log"
 check "the unit is enabled (multi-user.target.wants)" test "$(readlink "$wants")" = /lib/systemd/system/plumb.service
 # Here, where the paths in the unit exist, verify can check it as systemd would load it.
 if systemd-analyze verify /lib/systemd/system/plumb.service >"$work/verify.log" 2>&1; then
@@ -146,6 +148,7 @@ check "version is now ${version}+testdeb1" test "$(dpkg-query --show --showforma
 check "the modified conffile is kept" grep -q '^# test-deb: a local change' /etc/plumb/plumb.yaml
 check "no .dpkg-new/.dpkg-dist beside it" bash -c '! ls /etc/plumb/*.dpkg-* 2>/dev/null | grep -q .'
 check "plumb is still in the group i2c" in_group plumb i2c
+check "an upgrade does not repeat the note on the group" bash -c "! grep -q '^plumb note:' '$work/upgrade.log'"
 check "the unit is still enabled" test -L "$wants"
 dpkg_step "dpkg -i (reinstall the same version)" reinstall -i "$work/plumb_up.deb"
 check "the modified conffile is still kept" grep -q '^# test-deb: a local change' /etc/plumb/plumb.yaml
