@@ -80,14 +80,17 @@ let package = Package(
         .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings", "Vibration"]),
 
         // MARK: The agent: services under one supervisor
+        // The local control socket: its protocol, the agent's server and the command line's client.
+        .target(name: "Control", dependencies: ["Contract", "PlumbDomain", "PlumbSync", "StrictJSON"]),
+
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "CMalloc", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "Accelerometers", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
             "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Fleet", "HomeAssistant", "I2C", "MQTT",
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
             "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync", "Vibration",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
@@ -120,6 +123,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
+        .testTarget(name: "ControlTests", dependencies: ["Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),

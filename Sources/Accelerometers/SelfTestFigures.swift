@@ -8,7 +8,7 @@ import PlumbDomain
 /// {"passed":true,"model":"ADXL345","supply_voltage":3.3,"samples_per_mean":20,
 ///  "axes":[{"name":"x","off":1.2,"on":301.5,"delta":300.3,"minimum":88.5,"maximum":955.8,"passed":true},…]}
 /// ```
-public struct SelfTestFigures: Encodable, Sendable, Hashable {
+public struct SelfTestFigures: Codable, Sendable, Hashable {
     public var passed: Bool
     public var model: String
     public var supplyVoltage: Double

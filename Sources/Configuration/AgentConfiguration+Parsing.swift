@@ -26,8 +26,8 @@ extension AgentConfiguration {
     static func decode(_ bytes: [UInt8], source: String,
                        hostname: String) throws(ConfigurationError) -> (configuration: AgentConfiguration, marks: [String: YAMLMark]) {
         let root = try YAMLSection(YAMLReader.read(bytes, source: source), path: "",
-                                   keys: ["mqtt", "device", "sensor", "service", "state_dir", "log_level", "level",
-                                          "vibration"],
+                                   keys: ["mqtt", "device", "sensor", "service", "control", "state_dir", "log_level",
+                                          "level", "vibration"],
                                    hints: liveHints, source: source)
         var marks: [String: YAMLMark] = [:]
         let device = try root.section("device", keys: ["id", "name", "configuration_url"])
@@ -40,6 +40,7 @@ extension AgentConfiguration {
         let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz"])
         try configuration.readSensor(sensor)
         try configuration.readService(root.section("service", keys: ["requests_per_s", "burst", "request_timeout_s"]))
+        try configuration.readControl(root.section("control", keys: ["socket"]))
         if let directory = try root.path("state_dir") { configuration.stateDirectory = directory }
         if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
             configuration.logLevel = LogLevel(rawValue: level)!
@@ -285,6 +286,21 @@ extension AgentConfiguration {
             }
             sensor.range = range
         }
+    }
+
+    private mutating func readControl(_ section: YAMLSection) throws(ConfigurationError) {
+        guard let text = try section.string("socket") else { return }
+        if text == "off" {
+            control.socket = nil
+            return
+        }
+        guard let path = try section.path("socket") else { return }
+        // sockaddr_un's sun_path holds 107 bytes and the NUL.
+        guard path.utf8.count <= 107 else {
+            throw section.error(.invalidValue, "socket", "a Unix socket's path is at most 107 bytes; this one is"
+                + " \(path.utf8.count). Choose a shorter path, or off.")
+        }
+        control.socket = path
     }
 
     private mutating func readService(_ section: YAMLSection) throws(ConfigurationError) {

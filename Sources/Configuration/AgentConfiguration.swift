@@ -152,6 +152,18 @@ public struct AgentConfiguration: Sendable, Equatable {
         init() {}
     }
 
+    /// `control`: the local control socket the command line reaches the agent through.
+    public struct ControlSettings: Sendable, Equatable {
+        /// `control.socket`: an absolute path, `/run/plumb/control.sock` by default (the unit's
+        /// RuntimeDirectory=plumb makes its directory); nil for `off`, no socket.
+        public internal(set) var socket: String? = ControlSettings.defaultSocket
+
+        /// Where the unit's `RuntimeDirectory=plumb` puts it.
+        public static let defaultSocket = "/run/plumb/control.sock"
+
+        init() {}
+    }
+
     /// `sensor`: what to read and how. The sample rate is a live setting: `sensor.sample_rate_hz`
     /// in the file is ``LiveSettings/sampleRateHz`` of ``AgentConfiguration/level``.
     public struct SensorSettings: Sendable, Equatable {
@@ -175,6 +187,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public internal(set) var sensor: SensorSettings
     /// `service`.
     public internal(set) var service = ServiceSettings()
+    /// `control`.
+    public internal(set) var control = ControlSettings()
     /// `state_dir`: where the live settings and the zero reference persist; `/var/lib/plumb`.
     public internal(set) var stateDirectory = "/var/lib/plumb"
     /// `log_level`: `info` by default.

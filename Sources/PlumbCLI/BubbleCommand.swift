@@ -30,9 +30,11 @@ struct BubbleCommand: Subcommand {
 
         // The picture is the agent's, which names no calibration; a damaged file's warning still
         // reaches stderr.
-        let (measurement, _) = try sensor.oneSecondMeasurement(mount: mount, tolerance: tolerance,
-                                                               calibrating: calibration, output: output)
-        let picture = BubblePicture(levelGravity: measurement.levelGravity, mount: mount, tolerance: tolerance,
+        let reading = try sensor.commandReading(for: name, parsed: parsed, mount: mount, tolerance: tolerance,
+                                                calibrating: calibration, output: output)
+        if reading.source == .agent { output.error("the bubble of \(ReadingSource.agent.text)") }
+        let measurement = reading.measurement
+        let picture = BubblePicture(levelGravity: measurement.levelGravity, mount: reading.mount, tolerance: reading.tolerance,
                                     level: measurement.isLevel ?? false, unit: unit)
         guard let file = parsed.string("--out") else {
             output.print(picture.svg)

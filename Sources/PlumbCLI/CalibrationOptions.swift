@@ -1,5 +1,6 @@
 import Accelerometers
 import Configuration
+import Control
 import I2C
 import PlumbDomain
 
@@ -74,8 +75,21 @@ struct CalibrationOptions {
 
 /// The correction a command's readings go through, and how its reports name it.
 struct CalibrationInUse: Sendable {
-    /// The stored record applied; nil for raw.
+    /// The stored record applied; nil for raw, or for the agent's (``summary`` names it).
     let record: CalibrationRecord?
+    /// The method and date of the calibration applied.
+    let summary: Summary?
+
+    init(record: CalibrationRecord?) {
+        self.record = record
+        summary = record.map { Summary(method: $0.method.rawValue, date: $0.date) }
+    }
+
+    /// The calibration the agent's reading went through.
+    init(agentReading reading: AgentReading) {
+        record = nil
+        summary = reading.calibrationMethod.map { Summary(method: $0, date: reading.calibrationDate ?? "") }
+    }
 
     /// Uncalibrated.
     static let raw = CalibrationInUse(record: nil)
@@ -85,15 +99,12 @@ struct CalibrationInUse: Sendable {
 
     /// `calibrated six_point 2026-12-01` or `raw`: the date alone, as people compare them.
     var label: String {
-        guard let record else { return "raw" }
-        return "calibrated \(record.method.rawValue) \(record.date.prefix(10))"
+        guard let summary else { return "raw" }
+        return "calibrated \(summary.method) \(summary.date.prefix(10))"
     }
 
-    /// The `calibration` field of `--json`: `{"method":"six_point","date":"2026-12-01T10:00:00Z"}`,
-    /// or null for raw.
-    var summary: Summary? { record.map { Summary(method: $0.method.rawValue, date: $0.date) } }
-
-    /// Method and full date of the calibration applied.
+    /// Method and full date of the calibration applied: the `calibration` field of `--json`,
+    /// `{"method":"six_point","date":"2026-12-01T10:00:00Z"}`, or null for raw.
     struct Summary: Encodable, Sendable, Hashable {
         var method: String
         var date: String

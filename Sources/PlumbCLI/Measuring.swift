@@ -1,4 +1,5 @@
 import Accelerometers
+import Control
 import PlumbDomain
 import Sampling
 
@@ -44,6 +45,39 @@ extension SensorOptions {
         var pipeline = pipeline(calibration: sensor.calibration, mount: mount, tolerance: tolerance,
                                 rateHz: Self.oneSecondRateHz)
         return (try pipeline.measure(oneSecondBatch(from: sensor.chip)), sensor.calibration)
+    }
+}
+
+/// A reading for `bubble`, `rise` and `shim`: the agent's current one while it owns the chip,
+/// else one second's measurement read here.
+struct CommandReading {
+    let measurement: Measurement
+    let calibration: CalibrationInUse
+    let source: ReadingSource
+    /// The mount and tolerance the reading was taken with: the agent's, or the command's.
+    let mount: Mount
+    let tolerance: Angle
+}
+
+extension SensorOptions {
+    /// ``CommandReading`` for `command`. Through the agent its mount, zero, calibration and
+    /// tolerance apply, so `--mount`, `--tolerance`, `--raw` and `--state-dir` are refused
+    /// (``route(for:chipOnly:output:)``).
+    func commandReading(for command: String, parsed: ParsedArguments, mount: Mount, tolerance: Angle = ReadCommand.defaultTolerance,
+                        calibrating options: CalibrationOptions, output: Console) throws -> CommandReading {
+        let chipOnly = [OptionSpec.mount.name, "--tolerance", "--raw", "--state-dir"].filter { parsed.has($0) }
+        switch try route(for: command, chipOnly: chipOnly, output: output) {
+        case .agent(let agent):
+            let reading = try agent.reading()
+            return CommandReading(measurement: reading.measurement, calibration: CalibrationInUse(agentReading: reading),
+                                  source: .agent, mount: (try? Mount(parsing: reading.mount)) ?? mount,
+                                  tolerance: reading.tolerance)
+        case .direct:
+            let (measurement, calibration) = try oneSecondMeasurement(mount: mount, tolerance: tolerance,
+                                                                      calibrating: options, output: output)
+            return CommandReading(measurement: measurement, calibration: calibration, source: .chip, mount: mount,
+                                  tolerance: tolerance)
+        }
     }
 }
 

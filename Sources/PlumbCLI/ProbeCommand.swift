@@ -15,71 +15,43 @@ struct ProbeCommand: Subcommand {
         + "adapter takes several reads in one transaction (i2c_mode rdwr-batched) or one (rdwr)."
     static let footer = RateAdvice.text
 
-    struct Report: Encodable {
-        var bus: String
-        var address: String
-        var deviceID: String
-        var chip: String
-        var transfer: String
-        var i2cMode: String
-        var functionality: [String]
-        var functionalityMask: String?
-        var offsets: ADXL345Offsets
-        var maxRateHz: [String: Int]
-
-        enum CodingKeys: String, CodingKey {
-            case bus, address, deviceID = "device_id", chip, transfer, i2cMode = "i2c_mode", functionality
-            case functionalityMask = "functionality_mask", offsets, maxRateHz = "max_rate_hz"
-        }
-    }
-
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
-        let chip = try sensor.open()
-        let identity: ChipIdentity
-        let offsets: ADXL345Offsets
-        do {
-            identity = try chip.probe()
-            offsets = try chip.readOffsets()
-            // DEVID twice in one transaction: an adapter that takes one read message per
-            // transfer refuses it, and the bus falls back (``I2CBus/mode`` then says rdwr).
-            let devid = RegisterRun(register: ADXL345Register.devid, count: 1)
-            _ = try chip.bus.readRegisterRuns(at: chip.address, [devid, devid])
-        } catch {
-            throw CommandFailure("\(error)")
+        let report: ChipProbeReport
+        let source: ReadingSource
+        switch try sensor.route(for: name, output: output) {
+        case .agent(let agent):
+            report = try agent.probe()
+            source = .agent
+        case .direct:
+            let chip = try sensor.open()
+            do { report = try ChipProbeReport(chip: chip) } catch { throw CommandFailure("\(error)") }
+            source = .chip
         }
-        let linux = chip.bus as? LinuxI2CBus
-        let report = Report(
-            bus: chip.bus.name, address: chip.address.description,
-            deviceID: "0x" + String(identity.deviceID, radix: 16, uppercase: true),
-            chip: "ADXL345/ADXL343", transfer: chip.bus.transferMode.rawValue, i2cMode: chip.bus.mode.rawValue,
-            functionality: linux?.functionality.names ?? ["simulated"],
-            functionalityMask: linux.map { "0x" + String($0.functionality.rawValue, radix: 16) },
-            offsets: offsets,
-            maxRateHz: ["100kHz": Int(OutputDataRate.maxSustainedAt100kHz.hertz),
-                        "400kHz": Int(OutputDataRate.maxSustainedAt400kHz.hertz)])
         if parsed.has("--json") {
-            output.print(jsonLine(report))
+            output.print(jsonLine(SourcedReport(report, source: source)))
             return 0
         }
-        let transferNote = switch chip.bus.transferMode {
-        case .combined: "I2C_RDWR (one combined write + repeated-start read per register read)"
-        case .smbusBlock: "SMBus I²C-block (the adapter lacks plain I²C; reads go in ≤32-byte blocks)"
-        case .simulated: "simulated (in-process register model)"
+        let transferNote = switch I2CTransferMode(rawValue: report.transfer) {
+        case .combined?: "I2C_RDWR (one combined write + repeated-start read per register read)"
+        case .smbusBlock?: "SMBus I²C-block (the adapter lacks plain I²C; reads go in ≤32-byte blocks)"
+        case .simulated?: "simulated (in-process register model)"
+        case nil: report.transfer
         }
+        let offsets = report.offsets
         output.print("""
+            source       \(source.text)
             bus          \(report.bus)
             address      \(report.address)
             device id    \(report.deviceID) (ADXL345 or ADXL343)
             transfer     \(transferNote)
-            i2c mode     \(Self.modeNote(chip.bus.mode))
+            i2c mode     \(I2CMode(rawValue: report.i2cMode).map(Self.modeNote) ?? report.i2cMode)
             adapter      \(report.functionality.joined(separator: ", "))\(report.functionalityMask.map { " (\($0))" } ?? "")
             offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)
             rate limit   \(RateAdvice.summary)
             """)
         return 0
     }
-
     static func modeNote(_ mode: I2CMode) -> String {
         switch mode {
         case .rdwrBatched: "rdwr-batched (several register reads per transfer: a FIFO drain in one ioctl)"

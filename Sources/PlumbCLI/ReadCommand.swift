@@ -1,4 +1,5 @@
 import Accelerometers
+import Control
 import PlumbDomain
 import Sampling
 import Synchronization
@@ -43,6 +44,11 @@ struct ReadCommand: Subcommand {
         if watch && count != nil {
             throw UsageError("--count and --watch exclude each other: give one.")
         }
+        let chipOnly = ["--rate", "--average", "--tolerance", "--mount", "--raw", "--state-dir"].filter { parsed.has($0) }
+        if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
+            return try readThroughAgent(agent, parsed: parsed, unit: parsed.angleUnit(), count: watch ? nil : (count ?? 1),
+                                        output: output)
+        }
         if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate) {
             output.error(warning)
         }
@@ -59,7 +65,8 @@ struct ReadCommand: Subcommand {
                 if InterruptFlag.raised { break }
                 let measurement = try pipeline.measure(sampler.nextBatch(samples: average))
                 let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
-                output.print(parsed.has("--json") ? jsonLine(ReadReport(figures: report, calibration: opened.calibration))
+                output.print(parsed.has("--json")
+                    ? jsonLine(SourcedReport(ReadReport(figures: report, calibration: opened.calibration), source: .chip))
                     : report.line() + "  " + opened.calibration.label)
                 printed += 1
             }
@@ -70,6 +77,24 @@ struct ReadCommand: Subcommand {
         } catch {
             try? chip.stop()
             throw CommandFailure("\(error)")
+        }
+        return 0
+    }
+
+    /// `read` while the agent owns the chip: its readings (each new one, `count` of them or
+    /// until Ctrl-C), in `unit` or else the agent's `angle_unit`, with its calibration.
+    static func readThroughAgent(_ agent: AgentLink, parsed: ParsedArguments, unit: AngleUnit?, count: Int?,
+                                 output: Console) throws -> Int32 {
+        InterruptFlag.install()
+        if !parsed.has("--json") { output.error("reading through \(ReadingSource.agent.text), \(agent.owner.who)") }
+        var printed = 0
+        try agent.watch(interval: 0.1) { reading in
+            let figures = ReadingFigures(reading.measurement, unit: unit ?? reading.angleUnit, level: reading.measurement.isLevel)
+            let calibration = CalibrationInUse(agentReading: reading)
+            output.print(parsed.has("--json") ? jsonLine(SourcedReport(ReadReport(figures: figures, calibration: calibration), source: .agent))
+                : figures.line() + "  " + calibration.label + "  (agent)")
+            printed += 1
+            return count.map { printed < $0 } ?? true
         }
         return 0
     }

@@ -38,16 +38,16 @@ struct RiseCommand: Subcommand {
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
 
-        let (reading, calibration) = try CurrentReading.measuring(sensor, mount: mount, lengthUnit: resultUnit,
+        let (reading, taken) = try CurrentReading.measuring(sensor, for: name, parsed: parsed, mount: mount, lengthUnit: resultUnit,
                                                                   calibrating: calibrationOptions, output: output)
         let data = try RulerServiceCall.data(.rise, [
             "span": .string(LengthArgument.requestText(span)),
             "axis": .string(axis),
             "result_unit": .string(resultUnit.symbol),
         ], reading: reading)
-        // --json is the service's data object unchanged; the text names the calibration.
-        output.print(parsed.has("--json") ? data.jsonText
-            : Self.text(data, span: span, axis: axis, unit: resultUnit) + "\nsensor     " + calibration.label)
+        // --json is the service's data object with the source added; the text names the calibration.
+        output.print(parsed.has("--json") ? data.adding(source: taken.source).jsonText
+            : Self.text(data, span: span, axis: axis, unit: resultUnit) + "\nsensor     " + taken.calibration.label + (taken.source == .agent ? " (through the running agent)" : ""))
         return 0
     }
 

@@ -28,17 +28,15 @@ enum RulerServiceCall {
 }
 
 extension CurrentReading {
-    /// The reading `rise` and `shim` work from, as the agent would supply it: one second's
-    /// measurement in the level frame of `mount`, with the standard error of that mean.
-    ///
-    /// The agent's zero reference is not applied: like `plumb read`, the command reads the
-    /// sensor as mounted. Returns the calibration the measurement went through too.
-    static func measuring(_ sensor: SensorOptions, mount: Mount, lengthUnit: LengthUnit,
-                          calibrating options: CalibrationOptions,
-                          output: Console) throws(CommandFailure) -> (CurrentReading, CalibrationInUse) {
-        let (measurement, calibration) = try sensor.oneSecondMeasurement(mount: mount, calibrating: options,
-                                                                         output: output)
-        return (CurrentReading(measurement, age: 0, lengthUnit: lengthUnit), calibration)
+    /// The reading `rise` and `shim` work from: the running agent's while it owns the chip (its
+    /// mount, zero and calibration), else one second's measurement read here in the level frame
+    /// of `mount`, with the standard error of that mean. Read here, the agent's zero reference is
+    /// not applied: like `plumb read`, the command reads the sensor as mounted.
+    static func measuring(_ sensor: SensorOptions, for command: String, parsed: ParsedArguments, mount: Mount,
+                          lengthUnit: LengthUnit, calibrating options: CalibrationOptions,
+                          output: Console) throws -> (CurrentReading, CommandReading) {
+        let reading = try sensor.commandReading(for: command, parsed: parsed, mount: mount, calibrating: options, output: output)
+        return (CurrentReading(reading.measurement, age: 0, lengthUnit: lengthUnit), reading)
     }
 }
 
@@ -68,6 +66,13 @@ extension JSONValue {
     var elements: [JSONValue] {
         guard case .array(let elements) = self else { return [] }
         return elements
+    }
+
+    /// The object with `"source"` added (`agent` or `chip`), for a command's `--json`.
+    func adding(source: ReadingSource) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members["source"] = .string(source.rawValue)
+        return .object(members)
     }
 
     /// Compact JSON with sorted keys, as the service publishes it.

@@ -1,4 +1,5 @@
 import Accelerometers
+import Contract
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -21,19 +22,31 @@ struct SelfTestCommand: Subcommand {
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
         let supply = try parsed.double("--supply", in: ADXL345SelfTestLimits.supplyRange, what: "a voltage") ?? 3.3
-        let chip = try sensor.open()
-        let report: SelfTestReport
-        do {
-            _ = try chip.probe()
-            report = try chip.selfTest(supplyVoltage: supply)
-        } catch {
-            throw CommandFailure(error.description)
+        let figures: SelfTestFigures
+        let source: ReadingSource
+        switch try sensor.route(for: name, chipOnly: ["--supply"].filter { parsed.has($0) }, output: output) {
+        case .agent(let agent):
+            let value = try agent.selfTest()
+            do { figures = try JSONDecoder().decode(SelfTestFigures.self, from: Data(JSONValue.object(value).bytes)) } catch {
+                throw CommandFailure("the agent's self-test figures were not understood; is it the same version as this command?")
+            }
+            source = .agent
+        case .direct:
+            let chip = try sensor.open()
+            do {
+                _ = try chip.probe()
+                figures = SelfTestFigures(try chip.selfTest(supplyVoltage: supply))
+            } catch {
+                throw CommandFailure(error.description)
+            }
+            source = .chip
         }
+        let report = figures
         if parsed.has("--json") {
-            output.print(jsonLine(SelfTestFigures(report)))
+            output.print(jsonLine(SourcedReport(figures, source: source)))
         } else {
             var lines = [
-                "\(report.model) self-test at \(ParsedArguments.format(supply)) V "
+                "\(report.model) self-test at \(ParsedArguments.format(report.supplyVoltage)) V, by \(source.text) "
                     + "(mean of \(report.samplesPerMean) samples off and on, ±16 g full resolution, 100 Hz; LSB at 256/g)",
                 "axis       off        on     delta    limits              result",
             ]

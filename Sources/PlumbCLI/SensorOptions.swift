@@ -1,5 +1,6 @@
 import Accelerometers
 import Contract
+import Control
 import I2C
 import PlumbDomain
 import Sampling
@@ -14,6 +15,10 @@ struct SensorOptions {
 
     var source: Source
     var address: I2CAddress
+    /// `--direct`: read the chip, never the agent.
+    var direct: Bool
+    /// `--socket`: where the agent answers.
+    var socketPath: String
 
     static let defaultBus = "/dev/i2c-1"
 
@@ -21,7 +26,7 @@ struct SensorOptions {
         .value("--bus", "PATH", "I²C bus device (default \(defaultBus))."),
         .value("--sensor", "KIND", "adxl345 (default, on --bus) or sim (the simulated ADXL345)."),
         .value("--address", "ADDR", "Chip address: 0x53 (SDO low, default) or 0x1D (SDO high)."),
-    ] + SimulationOptions.specs
+    ] + routeSpecs + SimulationOptions.specs
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let name = try parsed.choice("--sensor", from: SensorKind.namesAndAliases)
@@ -34,8 +39,12 @@ struct SensorOptions {
         } else {
             address = ADXL345.defaultAddress
         }
+        direct = parsed.has("--direct")
+        socketPath = parsed.string("--socket") ?? ControlProtocol.defaultSocketPath
+        guard !socketPath.isEmpty else { throw UsageError("--socket needs the path of the agent's control socket.") }
         let simulation = try SimulationOptions(parsed)
         if kind == .sim {
+            if direct { throw UsageError("--direct applies to a chip on a bus; the simulated chip is always this command's own.") }
             guard parsed.string("--bus") == nil else {
                 throw UsageError("--bus and --sensor sim exclude each other: the simulated chip has no bus.")
             }
@@ -53,10 +62,14 @@ struct SensorOptions {
         return false
     }
 
-    /// Opens the bus (or builds the simulated chip) and the ADXL345 driver on it.
+    /// Opens the bus (or builds the simulated chip) and the ADXL345 driver on it, holding the
+    /// chip lock (``claimChip()``) until the command exits.
+    ///
+    /// - Throws: ``CommandFailure``: another Plumb process owns the chip, or the bus failed.
     func open() throws(CommandFailure) -> ADXL345 {
         switch source {
         case .hardware(let path):
+            try claimChip()
             do {
                 let bus = try LinuxI2CBus(path: path)
                 return ADXL345(bus: bus, address: address)

@@ -36,7 +36,7 @@ struct ShimCommand: Subcommand {
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
 
-        let (reading, calibration) = try CurrentReading.measuring(sensor, mount: mount, lengthUnit: resultUnit,
+        let (reading, taken) = try CurrentReading.measuring(sensor, for: name, parsed: parsed, mount: mount, lengthUnit: resultUnit,
                                                                   calibrating: calibrationOptions, output: output)
         var request: [String: JSONValue] = [
             "length": .string(LengthArgument.requestText(length)),
@@ -46,9 +46,9 @@ struct ShimCommand: Subcommand {
         ]
         if let unit { request["unit"] = .string(unit.symbol) }
         let data = try RulerServiceCall.data(.shim, request, reading: reading)
-        // --json is the service's data object unchanged; the text names the calibration.
-        output.print(parsed.has("--json") ? data.jsonText
-            : Self.text(data, length: length, width: width, unit: resultUnit) + "\nsensor     " + calibration.label)
+        // --json is the service's data object with the source added; the text names the calibration.
+        output.print(parsed.has("--json") ? data.adding(source: taken.source).jsonText
+            : Self.text(data, length: length, width: width, unit: resultUnit) + "\nsensor     " + taken.calibration.label + (taken.source == .agent ? " (through the running agent)" : ""))
         return 0
     }
 

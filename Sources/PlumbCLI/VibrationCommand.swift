@@ -1,5 +1,10 @@
 import Accelerometers
 import Agent
+import Contract
+import Control
+#if canImport(Glibc)
+import Glibc
+#endif
 import PlumbDomain
 import Sampling
 import Vibration
@@ -60,6 +65,10 @@ struct VibrationCommand: Subcommand {
         } catch {
             throw UsageError("--rate/--window: \(error)")
         }
+        let chipOnly = ["--rate", "--window", "--class", "--threshold"].filter { parsed.has($0) }
+        if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
+            return try throughAgent(agent, json: parsed.has("--json"), count: watch ? nil : (count ?? 1), output: output)
+        }
         if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate) {
             output.error(warning)
         }
@@ -93,6 +102,49 @@ struct VibrationCommand: Subcommand {
             throw CommandFailure("\(error)")
         }
         return 0
+    }
+}
+
+extension VibrationCommand {
+    /// `vibration` while the agent owns the chip: its windows (`P/vibration`'s figures, with its
+    /// class and running threshold), each new one once, `count` of them or until Ctrl-C.
+    static func throughAgent(_ agent: AgentLink, json: Bool, count: Int?, output: Console) throws -> Int32 {
+        InterruptFlag.install()
+        if !json { output.error("windows of \(ReadingSource.agent.text), \(agent.owner.who)") }
+        var printed = 0
+        var lastEnd: String?
+        while !InterruptFlag.raised && count.map({ printed < $0 }) ?? true {
+            let figures = try agent.vibration()
+            let end = figures[VibrationKey.ts.rawValue]?.stringValue
+            if end != lastEnd {
+                lastEnd = end
+                output.print(json ? JSONValue.object(figures).adding(source: .agent).jsonText : text(agentWindow: figures))
+                printed += 1
+            }
+            usleep(200_000)
+        }
+        return 0
+    }
+
+    /// The agent's window as text: the vector's velocity, the zone and running, then per axis.
+    static func text(agentWindow figures: [String: JSONValue]) -> String {
+        func number(_ object: [String: JSONValue], _ key: VibrationKey, _ decimals: Int) -> String {
+            object[key.rawValue]?.numberValue.map { fixed($0, decimals) } ?? "n/a"
+        }
+        let band = figures[VibrationKey.bandHz.rawValue]?.elements.compactMap(\.numberValue).map { plain($0, 2) } ?? []
+        let running = figures[VibrationKey.running.rawValue].map { $0 == .bool(true) ? "yes" : $0 == .bool(false) ? "no" : "n/a" }
+        var lines = ["velocity \(number(figures, .velocityRMSMillimetresPerSecond, 2)) mm/s RMS (\(band.joined(separator: "–")) Hz)"
+            + "  zone \(figures[VibrationKey.zone.rawValue]?.stringValue ?? "n/a")"
+            + " (\(figures[VibrationKey.vibrationClass.rawValue]?.stringValue ?? "?"))  running \(running ?? "n/a")  (agent)"]
+        if case .object(let axes)? = figures[VibrationKey.axes.rawValue] {
+            for axis in VibrationAxis.allCases {
+                guard case .object(let a)? = axes[axis.rawValue] else { continue }
+                lines.append("  \(axis.rawValue)  \(number(a, .velocityRMSMillimetresPerSecond, 2).rightAligned(to: 6)) mm/s  "
+                    + "\(number(a, .accelerationRMSG, 4)) g RMS  peak \(number(a, .peakG, 4)) g  crest \(number(a, .crestFactor, 2))"
+                    + "  dominant \(number(a, .dominantHz, 1)) Hz")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -1,6 +1,7 @@
 import Accelerometers
 import Agent
 import Contract
+import Control
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,6 +79,11 @@ struct WatchCommand: Subcommand {
         let plan = try parsePlan(parsed)
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
+        let chipOnly = ["--rate", "--average-window", "--tolerance", OptionSpec.mount.name, "--raw", "--state-dir", "--class"]
+            .filter { parsed.has($0) }
+        if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
+            return try watchThroughAgent(agent, plan: plan, output: output)
+        }
 
         let opened = try sensor.open(calibrating: calibrationOptions, output: output)
         var pipeline = sensor.pipeline(calibration: opened.calibration, mount: plan.mount, tolerance: plan.tolerance,
@@ -132,6 +138,34 @@ struct WatchCommand: Subcommand {
                                   vibration: shown).line)
             }
             if let count = plan.count, readings >= count { break }
+        }
+        return 0
+    }
+
+    /// `watch` while the agent owns the chip: its readings (its calibration, mount, zero, window
+    /// and tolerance), redrawn about ten times a second at a terminal, else one line a second.
+    /// The vibration line is left out: `plumb vibration` shows the agent's windows.
+    static func watchThroughAgent(_ agent: AgentLink, plan: WatchPlan, output: Console) throws -> Int32 {
+        InterruptFlag.install()
+        let terminal = WatchTerminal.isInteractive ? try WatchTerminal(console: output) : nil
+        defer { terminal?.restore() }
+        if terminal == nil { output.error("readings of \(ReadingSource.agent.text), \(agent.owner.who)") }
+        let colour = getenv("NO_COLOR") == nil
+        var readings = 0
+        try agent.watch(interval: terminal == nil ? 1 : blockSeconds) { reading in
+            var shown = plan
+            shown.tolerance = reading.tolerance
+            if let mount = try? Mount(parsing: reading.mount) { shown.mount = mount }
+            let view = view(of: reading.measurement, plan: shown, calibration: CalibrationInUse(agentReading: reading),
+                            settled: true)
+            readings += 1
+            if let terminal {
+                if terminal.keys().contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") }) { return false }
+                terminal.draw(view.screen(colour: colour))
+            } else {
+                output.print(view.line + "  (agent)")
+            }
+            return plan.count.map { readings < $0 } ?? true
         }
         return 0
     }

@@ -36,7 +36,7 @@ struct LevellingCLITests {
         let span = try #require(data["span"] as? [String: Any])
         #expect(span["value"] as? Double == 1 && span["unit"] as? String == "m")
         #expect(Set(data.keys) == ["span", "axis", "rise", "result_unit", "high_end", "angle_deg", "uncertainty",
-                                   "reading_age_s", "stable"])
+                                   "reading_age_s", "stable", "source"])
     }
 
     @Test func optionsBeforeOrAfterTheCommandGiveTheSameAnswer() async throws {

@@ -7,7 +7,7 @@ struct ConfigFileErrorTests {
     func unknownSection() {
         let error = parseError("mqtt:\n  host: a\nsensr:\n  kind: sim\n")
         expectError(error, .unknownKey, keyPath: "sensr", line: 3, column: 1,
-                    reasonContains: ["Did you mean sensor?", "mqtt, device, sensor, service, state_dir, log_level, level"])
+                    reasonContains: ["Did you mean sensor?", "mqtt, device, sensor, service, control, state_dir, log_level, level"])
     }
 
     @Test("An unknown key at depth names its full path, the line, and the keys of its section")
@@ -203,3 +203,17 @@ struct ConfigFileErrorTests {
     }
 }
 
+
+@Suite("control.socket: the control socket's path, or off")
+struct ControlSocketConfigTests {
+    @Test("The default is /run/plumb/control.sock; off turns it off; an absolute path of at most 107 bytes")
+    func socket() throws {
+        #expect(try AgentConfiguration.parse(yaml: "", source: "t").control.socket == "/run/plumb/control.sock")
+        #expect(try AgentConfiguration.parse(yaml: "control:\n  socket: off\n", source: "t").control.socket == nil)
+        #expect(try AgentConfiguration.parse(yaml: "control:\n  socket: /tmp/p.sock\n", source: "t").control.socket == "/tmp/p.sock")
+        #expect(throws: ConfigurationError.self) { try AgentConfiguration.parse(yaml: "control:\n  socket: run/p.sock\n", source: "t") }
+        let long = "/" + String(repeating: "a", count: 107)
+        #expect(throws: ConfigurationError.self) { try AgentConfiguration.parse(yaml: "control:\n  socket: \(long)\n", source: "t") }
+        #expect(throws: ConfigurationError.self) { try AgentConfiguration.parse(yaml: "control:\n  path: /tmp/p\n", source: "t") }
+    }
+}

@@ -110,6 +110,9 @@ static openat2_fn real___openat_2;
 static openat2_fn real___openat64_2;
 static close_fn real_close;
 static ioctl_fn real_ioctl;
+typedef int (*fcntl_fn)(int, int, ...);
+static fcntl_fn real_fcntl;
+static fcntl_fn real_fcntl64;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Configuration (written once under pthread_once, read-only afterwards)                       */
@@ -444,6 +447,8 @@ static void initialise(void)
     real___openat64_2 = (openat2_fn)dlsym(RTLD_NEXT, "__openat64_2");
     real_close = (close_fn)dlsym(RTLD_NEXT, "close");
     real_ioctl = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
+    real_fcntl = (fcntl_fn)dlsym(RTLD_NEXT, "fcntl");
+    real_fcntl64 = (fcntl_fn)dlsym(RTLD_NEXT, "fcntl64");
     read_config();
     /* A fork() while another thread holds the lock must not leave the child's copy locked. */
     pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
@@ -1395,4 +1400,58 @@ int ioctl(int fd, unsigned long request, ...)
         return -1;
     }
     return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* fcntl: Plumb's chip lock                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Whether `cmd` takes or tests a record lock (classic or open-file-description). */
+static int is_lock_command(int cmd)
+{
+    return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == 36 /* F_OFD_GETLK */
+        || cmd == 37 /* F_OFD_SETLK */ || cmd == 38 /* F_OFD_SETLKW */;
+}
+
+/**
+ * A lock on a fake descriptor (Plumb's chip lock, taken on the bus device file) is granted:
+ * the fake's descriptors are /dev/null opened O_PATH, which takes no lock, and each test process
+ * has its fake device to itself. Anything else goes to the real fcntl with its one argument.
+ */
+static int fake_fcntl(fcntl_fn real, int fd, int cmd, void *argument)
+{
+    ensure_initialised();
+    if (cfg.active && is_lock_command(cmd)) {
+        pthread_mutex_lock(&lock);
+        struct fake_fd *fake = find_fake(fd);
+        pthread_mutex_unlock(&lock);
+        if (fake != NULL) {
+            if (cmd == F_GETLK || cmd == 36) {
+                ((struct flock *)argument)->l_type = F_UNLCK;
+            }
+            return 0;
+        }
+    }
+    if (real == NULL) {
+        return missing_symbol();
+    }
+    return real(fd, cmd, argument);
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+    va_list arguments;
+    va_start(arguments, cmd);
+    void *argument = va_arg(arguments, void *);
+    va_end(arguments);
+    return fake_fcntl(real_fcntl, fd, cmd, argument);
+}
+
+int fcntl64(int fd, int cmd, ...)
+{
+    va_list arguments;
+    va_start(arguments, cmd);
+    void *argument = va_arg(arguments, void *);
+    va_end(arguments);
+    return fake_fcntl(real_fcntl64 != NULL ? real_fcntl64 : real_fcntl, fd, cmd, argument);
 }

@@ -1,0 +1,247 @@
+import Contract
+import Control
+import PlumbSync
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers `hello` and `read` at once; `selftest` never returns until released (a request that
+/// takes long); counts closes.
+final class EchoHandler: ControlHandler {
+    let closes = Locked(0)
+    let handled = Locked(0)
+    let release = Locked(false)
+
+    func handle(_ request: ControlRequest, on connection: ControlConnection) async {
+        handled.withLock { $0 += 1 }
+        switch request {
+        case .selftest:
+            while !release.withLock({ $0 }) && connection.isOpen { try? await Task.sleep(for: .milliseconds(10)) }
+            connection.send(ControlReply.message(ControlReply.selftest))
+        case .watch:
+            // A stream nobody reads: 64 KiB lines until the connection is dropped.
+            let line = ControlReply.message(ControlReply.reading, ["pad": .string(String(repeating: "x", count: 65536))])
+            Task {
+                while connection.isOpen {
+                    connection.send(line)
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+            }
+        default:
+            connection.send(ControlReply.message(ControlReply.hello, ["echo": request.json]))
+        }
+    }
+
+    func closed(_ connection: ControlConnection) async {
+        closes.withLock { $0 += 1 }
+    }
+}
+
+/// A raw client: writes bytes, reads lines.
+final class RawClient {
+    let descriptor: Int32
+    var input: [UInt8] = []
+
+    init(_ path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw ControlClient.ConnectFailure.other("connect: \(errno)") }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line, or nil at end of stream or after `timeout` seconds. Polls without blocking
+    /// and sleeps between polls: a blocked test thread would starve the concurrency pool (two
+    /// threads on two cores) that the server's handlers run on.
+    func line(timeout: Double = 5) async -> String? {
+        let deadline = Self.now() + timeout
+        while true {
+            if let newline = input.firstIndex(of: 0x0A) {
+                let line = String(decoding: input[..<newline], as: UTF8.self)
+                input.removeSubrange(...newline)
+                return line
+            }
+            var fds = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard deadline > Self.now() else { return nil }
+            guard poll(&fds, 1, 0) > 0 else {
+                try? await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            input += chunk[0..<count]
+        }
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+@Suite("The control socket's server: strict, and no client can stall it")
+struct ControlServerTests {
+    private func socketPath(_ name: String) -> String {
+        let directory = "/tmp/plumb-control-\(getpid())-\(name)"
+        mkdir(directory, 0o700)
+        return directory + "/c.sock"
+    }
+
+    @Test("A malformed line gets an error reply, and the next request is answered")
+    func malformedThenFine() async throws {
+        let path = socketPath("malformed")
+        let handler = EchoHandler()
+        let server = try ControlServer(path: path, handler: handler, log: { _ in })
+        defer { server.stop() }
+        let client = try RawClient(path)
+        client.write("{\"request\":\"read\",}\n")
+        let error = try #require(await client.line())
+        #expect(error.contains("\"reply\":\"error\"") && error.contains("\"code\":\"malformed\""))
+        client.write("not json at all\n{\"request\":\"hello\"}\n")
+        #expect(await client.line()?.contains("malformed") == true)
+        #expect(await client.line()?.contains("\"reply\":\"hello\"") == true)
+        #expect(handler.handled.withLock { $0 } == 1)
+    }
+
+    @Test("The socket is mode 0660; a stale socket file is replaced, a served one is refused")
+    func socketFile() async throws {
+        let path = socketPath("file")
+        // A stale socket: bound, then its server gone.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8))
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(stale)
+        let server = try ControlServer(path: path, handler: EchoHandler(), log: { _ in })
+        defer { server.stop() }
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o660)
+        #expect(throws: ControlServerError.self) { try ControlServer(path: path, handler: EchoHandler(), log: { _ in }) }
+    }
+
+    @Test("A client that never sends a request is closed after the first-request timeout; others are served meanwhile")
+    func hungClient() async throws {
+        let path = socketPath("hung")
+        var limits = ControlServer.Limits()
+        limits.firstRequestTimeout = 3
+        let handler = EchoHandler()
+        let server = try ControlServer(path: path, handler: handler, limits: limits, log: { _ in })
+        defer { server.stop() }
+        let hung = try RawClient(path)
+        hung.write("{\"request\":")  // half a line, then nothing
+        let other = try RawClient(path)
+        other.write("{\"request\":\"hello\"}\n")
+        // Answered while the hung client still holds its connection (it is closed at 3 s).
+        #expect(await other.line(timeout: 2.5)?.contains("hello") == true)
+        let notice = await hung.line(timeout: 6)
+        #expect(notice?.contains("no request within") == true)
+        #expect(await hung.line(timeout: 2) == nil)
+    }
+
+    @Test("A request that takes long holds up its own connection only")
+    func slowRequest() async throws {
+        let path = socketPath("slow")
+        let handler = EchoHandler()
+        let server = try ControlServer(path: path, handler: handler, log: { _ in })
+        defer { server.stop() }
+        let slow = try RawClient(path)
+        slow.write("{\"request\":\"selftest\"}\n{\"request\":\"hello\"}\n")
+        let other = try RawClient(path)
+        other.write("{\"request\":\"hello\"}\n")
+        #expect(await other.line(timeout: 2)?.contains("hello") == true)
+        // The slow client's second request waits behind its first: one in hand at a time.
+        #expect(await slow.line(timeout: 0.3) == nil)
+        handler.release.withLock { $0 = true }
+        #expect(await slow.line()?.contains("selftest") == true)
+        #expect(await slow.line()?.contains("hello") == true)
+    }
+
+    @Test("A flood of requests is answered one at a time, and a reader who never reads is dropped")
+    func flood() async throws {
+        let path = socketPath("flood")
+        let handler = EchoHandler()
+        let server = try ControlServer(path: path, handler: handler, log: { _ in })
+        defer { server.stop() }
+        let flooder = try RawClient(path)
+        var flags = fcntl(flooder.descriptor, F_GETFL)
+        flags |= O_NONBLOCK
+        _ = fcntl(flooder.descriptor, F_SETFL, flags)
+        flooder.write(String(repeating: "{\"request\":\"hello\"}\n", count: 20000))
+        // A stream nobody reads: dropped once 1 MiB waits.
+        let deaf = try RawClient(path)
+        deaf.write("{\"request\":\"watch\"}\n")
+        let other = try RawClient(path)
+        for _ in 0..<20 {
+            other.write("{\"request\":\"hello\"}\n")
+            #expect(await other.line(timeout: 2)?.contains("hello") == true)
+        }
+        let deadline = RawClient.now() + 10
+        while handler.closes.withLock({ $0 }) == 0 && RawClient.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(handler.closes.withLock { $0 } >= 1)
+    }
+
+    @Test("A line over 64 KiB gets too_long and the connection is closed")
+    func tooLong() async throws {
+        let path = socketPath("long")
+        let server = try ControlServer(path: path, handler: EchoHandler(), log: { _ in })
+        defer { server.stop() }
+        let client = try RawClient(path)
+        client.write("{\"request\":\"" + String(repeating: "a", count: 70000))
+        #expect(await client.line()?.contains("too_long") == true)
+        #expect(await client.line(timeout: 2) == nil)
+    }
+
+    @Test("One client more than the limit is told busy")
+    func busy() async throws {
+        let path = socketPath("busy")
+        var limits = ControlServer.Limits()
+        limits.maximumClients = 2
+        let server = try ControlServer(path: path, handler: EchoHandler(), limits: limits, log: { _ in })
+        defer { server.stop() }
+        let first = try RawClient(path)
+        let second = try RawClient(path)
+        first.write("{\"request\":\"hello\"}\n")
+        second.write("{\"request\":\"hello\"}\n")
+        #expect(await first.line()?.contains("hello") == true)
+        #expect(await second.line()?.contains("hello") == true)
+        let third = try RawClient(path)
+        #expect(await third.line()?.contains("\"code\":\"busy\"") == true)
+    }
+
+    @Test("The client library: hello, an error reply thrown as refused, no agent, and a stop removes the socket")
+    func client() async throws {
+        let path = socketPath("client")
+        let server = try ControlServer(path: path, handler: EchoHandler(), log: { _ in })
+        let client = try ControlClient(path: path)
+        let reply = try client.ask(.hello, timeout: 5)
+        #expect(reply["reply"] == .string("hello"))
+        server.stop()
+        #expect(throws: ControlClientError.self) { _ = try client.ask(.read, timeout: 2) }
+        let deadline = RawClient.now() + 3
+        while access(path, F_OK) == 0 && RawClient.now() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(throws: ControlClient.ConnectFailure.noAgent) { _ = try ControlClient(path: path) }
+    }
+}
