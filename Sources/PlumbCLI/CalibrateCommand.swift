@@ -1,6 +1,7 @@
 import Accelerometers
 import Calibrating
 import Configuration
+import Contract
 import FoundationEssentials
 import I2C
 import PlumbDomain
@@ -51,6 +52,15 @@ struct CalibrateCommand: Subcommand {
         guard mount.remap == Mount.flat.remap || mount.remap == Mount.upright.remap else {
             throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
         }
+        let chipOnly = ["--seconds", "--state-dir", "--mount"].filter { parsed.has($0) }
+        if case .agent(let agent) = try sensor.route(for: name + " " + method, chipOnly: chipOnly, output: output) {
+            InterruptFlag.install()
+            var calibration = AgentCalibration(agent: agent, output: output, timeout: timeout)
+            let applied = method == "six-point" ? try calibration.sixPoint() : try calibration.reversal()
+            output.print(parsed.has("--json") ? JSONValue.object(applied).adding(source: .agent).jsonText
+                : agentSummary(applied))
+            return 0
+        }
         let store = StateStore(directory: try parsed.stateDirectory())
         // Before the tumble, not after it: a result that cannot be saved is minutes lost.
         do {
@@ -86,6 +96,25 @@ struct CalibrateCommand: Subcommand {
         output.print(parsed.has("--json") ? jsonLine(record) : summary(record))
         output.error("wrote \(store.calibrationPath)")
         return 0
+    }
+
+    /// What the agent applied, from its `calibration_applied` event.
+    static func agentSummary(_ details: [String: JSONValue]) -> String {
+        var lines = ["\(details["method"]?.stringValue ?? "the") calibration applied by the running agent,"
+            + " \(details["date"]?.stringValue ?? ""); its next readings are calibrated (no reload needed)."]
+        if let residual = details["residual_mg"], let rms = residual["rms"]?.numberValue, let max = residual["max"]?.numberValue {
+            lines.append("residual  rms \(fixed(rms, 2, signed: false)) mg, max \(fixed(max, 2, signed: false)) mg")
+        }
+        if let offset = details["zero_offset_mg"]?.elements.compactMap(\.numberValue), offset.count == 3 {
+            lines.append("zero offset  x \(fixed(offset[0], 2, signed: true)) mg  y \(fixed(offset[1], 2, signed: true)) mg"
+                + "  z \(fixed(offset[2], 2, signed: true)) mg")
+        }
+        if details["persisted"] == .bool(false) {
+            lines.append("warning: the agent could not save it (see journalctl -u plumb); it applies until the agent restarts.")
+        } else {
+            lines.append("saved by the agent in its state directory (calibration.json).")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The human summary of a stored record.
