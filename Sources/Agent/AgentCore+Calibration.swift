@@ -12,13 +12,13 @@ extension AgentCore {
     /// changed it), a reversal in progress is dropped, and `P/calibration` is republished.
     func useCalibration(_ record: CalibrationRecord?) {
         let old = calibration
-        calibrationRecord = record
+        calibrating.record = record
         if calibration != old {
             let zeroBefore = pipeline.zeroGravity
             pipeline.reconfigure(Self.pipelineSettings(settings, calibration: calibration))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
-            reversal.cancel()
+            calibrating.reversal.cancel()
             state.force()
         }
         publishCalibration()
@@ -37,7 +37,7 @@ extension AgentCore {
 
     /// Publishes `P/calibration`, retained.
     func publishCalibration() {
-        publish(topics.calibration, CalibrationPayload(calibrationRecord).json.bytes, retain: true, qos: .atLeastOnce)
+        send(.calibration(calibrationRecord))
     }
 
     // MARK: calibrate_reversal
@@ -50,7 +50,7 @@ extension AgentCore {
             return rejectReversal(step: text, reason: "\"\(text.escapedForLog)\" is not a step of the reversal; the payloads are"
                                   + " \(ReversalStep.list): first on the spot, second after turning the device 180° there.")
         }
-        guard sensorOK, let measurement = pipeline.latest else {
+        guard sensor.mayReport, let measurement = pipeline.latest else {
             return rejectReversal(step: step.rawValue, reason: "there is no current reading (the sensor is starting,"
                                   + " faulty or running a self-test); send \(step.rawValue) again once it reads.")
         }
@@ -65,7 +65,7 @@ extension AgentCore {
     }
 
     private func reversalFirst(_ measurement: Measurement) {
-        reversal.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
+        calibrating.reversal.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
         emit(AgentEvent(type: .calibrationProgress, details: [
             "step": .string(ReversalStep.first.rawValue),
             "reading_g": measurement.deviceGravity.jsonG(decimals: 5),
@@ -77,7 +77,7 @@ extension AgentCore {
     private func reversalSecond(_ measurement: Measurement) {
         let made: (record: CalibrationRecord, result: ReversalCalibration)
         do {
-            made = try reversal.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
+            made = try calibrating.reversal.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
                                        base: calibrationRecord)
         } catch {
             return rejectReversal(step: ReversalStep.second.rawValue, reason: error.reason)
@@ -131,7 +131,7 @@ extension AgentCore {
             details["persisted"] = .bool(false)
         }
         useCalibration(nil)
-        reversal.cancel()
+        calibrating.reversal.cancel()
         emit(AgentEvent(type: .calibrationCleared, details: details))
     }
 }

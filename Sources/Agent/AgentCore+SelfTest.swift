@@ -18,14 +18,13 @@ extension AgentCore {
     /// pauses, the chip's configuration is restored, sampling resumes), reported as a `selftest`
     /// event. One at a time: a second while one runs is refused with a `selftest` event.
     func selfTest() {
-        guard !selfTestRunning else {
+        guard sensor.beginSelfTest() else {
             log.warning("selftest refused: one is already running.")
             emit(AgentEvent(type: .selftest, details: [
                 "passed": .null, "error": .string("a self-test is already running; wait for its selftest event."),
             ]))
             return
         }
-        selfTestRunning = true
         log.info("self-test: pausing sampling")
         let supply = Self.selfTestSupplyVoltage
         Task {
@@ -37,7 +36,7 @@ extension AgentCore {
     }
 
     func finishSelfTest(_ result: Result<SelfTestReport, ChipJobError>) {
-        selfTestRunning = false
+        sensor.endSelfTest()
         switch result {
         case .success(let report):
             log.info("self-test \(report.passed ? "passed" : "FAILED: an axis moved outside the datasheet's limits")")
