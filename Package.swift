@@ -81,7 +81,7 @@ let package = Package(
 
         // MARK: The agent: services under one supervisor
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "CMalloc", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
             "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 

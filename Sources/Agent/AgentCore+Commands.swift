@@ -129,7 +129,10 @@ extension AgentCore {
     func apply(_ new: LiveSettings, fromFile: Bool = false, superseded: [LiveKey] = []) {
         let changes = Self.differences(from: settings, to: new)
         let old = settingsState.use(new, fromFile: fromFile)
-        if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
+        if new.sampleRateHz != old.sampleRateHz {
+            sampling.setRate(new.sampleRateHz)
+            failSixPoint(rateChangedTo: new.sampleRateHz)
+        }
         pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
         state.reconfigure(new)
         configureVibration(new.vibration)
@@ -164,7 +167,7 @@ extension AgentCore {
     static let runnableCommands = Command.allCases
 
     /// Runs the command named `name`, the last level of its topic, which may be any text, with
-    /// its payload (read by `calibrate_reversal` only; the others take any, as buttons send `PRESS`).
+    /// its payload (read by `calibrate_reversal` and `calibrate_six_point` only; the others take any, as buttons send `PRESS`).
     func run(command name: String, payload: [UInt8] = []) {
         switch Command(rawValue: name) {
         case .zero:
@@ -179,6 +182,8 @@ extension AgentCore {
             publishBirth()
         case .calibrateReversal:
             calibrateReversal(payload: payload)
+        case .calibrateSixPoint:
+            calibrateSixPoint(payload: payload)
         case .clearCalibration:
             clearCalibration()
         case .selftest:

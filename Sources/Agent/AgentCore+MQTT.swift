@@ -72,11 +72,25 @@ extension AgentCore {
         send(.config(settings.encodedEffectiveConfig()))
     }
 
-    /// Sends an event now, or keeps it for after the reconnect.
+    /// Sends an event now, or keeps it for after the reconnect; the listeners hear it at once.
     func emit(_ event: AgentEvent) {
         log.info("event \(event.type.rawValue)")
+        listeners.tell(event)
         events.append(event)
         flushEvents()
+    }
+
+    /// Hands every event from now on to `listener`, on the agent's actor, as it goes to
+    /// `P/event`, whether or not the broker is connected. It must return at once (queue the
+    /// event, never block or call back into the agent synchronously). Returns the id for
+    /// ``removeEventListener(_:)``.
+    public func addEventListener(_ listener: @escaping @Sendable (AgentEvent) -> Void) -> Int {
+        listeners.add(listener)
+    }
+
+    /// Stops handing events to the listener `id`; an unknown id is ignored.
+    public func removeEventListener(_ id: Int) {
+        listeners.remove(id)
     }
 
     func flushEvents() {

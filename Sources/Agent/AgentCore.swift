@@ -53,6 +53,8 @@ public actor AgentCore {
     var bubble = BubblePublisher()
     /// Windows, figures, zone, running state and `P/vibration`.
     var vibration: VibrationStage
+    /// Who hears the events beside `P/event` (the control socket's clients).
+    var listeners = EventListeners()
 
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
@@ -108,6 +110,7 @@ public actor AgentCore {
             state.force()
         case .fault(let message, let retryIn):
             if sensor.fault(message) {
+                failSixPoint(sensorFault: message)
                 log.error(Sentences.join("sensor fault: \(message)", "Plumb waits for the sensor: it tries again in"
                                          + " \(retryIn) s, backing off to 30 s, and resumes on its own."))
                 emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
@@ -130,6 +133,7 @@ public actor AgentCore {
             health.i2cMode = mode
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
+            feedSixPoint(batch)
             ingest(batch)
             ingestVibration(batch, at: clock())
         }
@@ -144,7 +148,7 @@ public actor AgentCore {
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
-        calibrating.reversal.noteReading(stable: measurement.isStable)
+        calibrating.noteReading(stable: measurement.isStable)
         for change in measurement.events {
             emit(AgentEvent(type: change.eventType,
                             details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
