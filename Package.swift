@@ -138,6 +138,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: [
             "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration",
         ]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Configuration", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
             "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
         ]),
