@@ -84,7 +84,8 @@ let package = Package(
         .target(name: "Control", dependencies: ["Contract", "PlumbDomain", "PlumbSync", "StrictJSON"]),
 
         .target(name: "Agent", dependencies: [
-            "Accelerometers", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C", "MQTT", "PlumbDomain",
+            "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
+            "MQTT", "PlumbDomain",
             "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
         ]),
 
@@ -142,6 +143,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: [
             "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration",
         ]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Configuration", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
             "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
         ]),

@@ -12,13 +12,13 @@ extension AgentCore {
     /// changed it), a reversal in progress is dropped, and `P/calibration` is republished.
     func useCalibration(_ record: CalibrationRecord?) {
         let old = calibration
-        calibrationRecord = record
+        calibrating.record = record
         if calibration != old {
             let zeroBefore = pipeline.zeroGravity
             pipeline.reconfigure(Self.pipelineSettings(settings, calibration: calibration))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
-            reversal.cancel()
+            calibrating.dropReversal()
             state.force()
         }
         publishCalibration()
@@ -37,20 +37,30 @@ extension AgentCore {
 
     /// Publishes `P/calibration`, retained.
     func publishCalibration() {
-        publish(topics.calibration, CalibrationPayload(calibrationRecord).json.bytes, retain: true, qos: .atLeastOnce)
+        send(.calibration(calibrationRecord))
     }
 
     // MARK: calibrate_reversal
 
-    /// One step of the reversal, `first` or `second`, from a stable reading. Every refusal is a
-    /// `calibration_rejected` event that says what to do, and changes nothing but what it names.
+    /// `P/command/calibrate_reversal`: the payload names the step.
     func calibrateReversal(payload: [UInt8]) {
         let text = String(decoding: payload, as: UTF8.self)
         guard let step = ReversalStep(rawValue: String(text.trimmingWhitespace)) else {
             return rejectReversal(step: text, reason: "\"\(text.escapedForLog)\" is not a step of the reversal; the payloads are"
                                   + " \(ReversalStep.list): first on the spot, second after turning the device 180° there.")
         }
-        guard sensorOK, let measurement = pipeline.latest else {
+        calibrate(reversal: step, from: .mqtt)
+    }
+
+    /// One step of the reversal, `first` or `second`, from a stable reading, for `origin` (the
+    /// MQTT command, or `plumb calibrate` on the control socket). Every refusal is a
+    /// `calibration_rejected` event that says what to do, and changes nothing but what it names;
+    /// the events go to `P/event` and to every event listener (``addEventListener(_:)``).
+    public func calibrate(reversal step: ReversalStep, from origin: CalibrationOrigin) {
+        if let refusal = calibrating.refusal(.reversal, from: origin) {
+            return rejectReversal(step: step.rawValue, reason: refusal, running: calibrating.run)
+        }
+        guard sensor.mayReport, let measurement = pipeline.latest else {
             return rejectReversal(step: step.rawValue, reason: "there is no current reading (the sensor is starting,"
                                   + " faulty or running a self-test); send \(step.rawValue) again once it reads.")
         }
@@ -59,13 +69,15 @@ extension AgentCore {
                                   + " shaking); let it settle on the spot and send \(step.rawValue) again.", stable: false)
         }
         switch step {
-        case .first: reversalFirst(measurement)
-        case .second: reversalSecond(measurement)
+        case .first: reversalFirst(measurement, from: origin)
+        case .second: reversalSecond(measurement, from: origin)
         }
     }
 
-    private func reversalFirst(_ measurement: Measurement) {
-        reversal.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
+    private func reversalFirst(_ measurement: Measurement, from origin: CalibrationOrigin) {
+        var session = calibrating.reversalSession()
+        session.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
+        calibrating.keep(session, origin: origin)
         emit(AgentEvent(type: .calibrationProgress, details: [
             "step": .string(ReversalStep.first.rawValue),
             "reading_g": measurement.deviceGravity.jsonG(decimals: 5),
@@ -74,31 +86,46 @@ extension AgentCore {
         ]))
     }
 
-    private func reversalSecond(_ measurement: Measurement) {
+    private func reversalSecond(_ measurement: Measurement, from origin: CalibrationOrigin) {
+        var session = calibrating.reversalSession()
         let made: (record: CalibrationRecord, result: ReversalCalibration)
         do {
-            made = try reversal.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
-                                       base: calibrationRecord)
+            defer { calibrating.keep(session, origin: origin) }
+            made = try session.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
+                                      base: calibrationRecord)
         } catch {
             return rejectReversal(step: ReversalStep.second.rawValue, reason: error.reason)
         }
         var details = Self.appliedDetails(made.record, made.result)
-        do {
-            try store.save(calibration: made.record)
-        } catch {
-            log.error("could not persist the calibration: \(error)")
-            details["persisted"] = .bool(false)
-        }
+        if !save(made.record) { details["persisted"] = .bool(false) }
         useCalibration(made.record)
         emit(AgentEvent(type: .calibrationApplied, details: details))
     }
 
-    private func rejectReversal(step: String, reason: String, stable: Bool? = nil) {
+    /// Saves `record` as `calibration.json`; false (logged) when it could not be written.
+    func save(_ record: CalibrationRecord) -> Bool {
+        do {
+            try store.save(calibration: record)
+            return true
+        } catch {
+            log.error("could not persist the calibration: \(error)")
+            return false
+        }
+    }
+
+    private func rejectReversal(step: String, reason: String, stable: Bool? = nil, running: CalibrationRun = .none) {
         // The reasons are the agent's own sentences; a payload in one is escaped already.
         log.warning("calibrate_reversal \(step.escapedForLog) refused: \(reason)")
         var details: [String: JSONValue] = ["step": .string(String(step.prefix(100))), "reason": .string(reason)]
         if let stable { details["stable"] = .bool(stable) }
+        details.merge(Self.runningDetails(running)) { $1 }
         emit(AgentEvent(type: .calibrationRejected, details: details))
+    }
+
+    /// `running` and `started_by` of a refusal that another calibration caused; empty for none.
+    static func runningDetails(_ run: CalibrationRun) -> [String: JSONValue] {
+        guard let kind = run.kind, let origin = run.origin else { return [:] }
+        return ["running": .string(kind.rawValue), "started_by": .string(origin.description)]
     }
 
     /// `calibration_applied`'s details: the method and date, the zero error found and the
@@ -131,7 +158,7 @@ extension AgentCore {
             details["persisted"] = .bool(false)
         }
         useCalibration(nil)
-        reversal.cancel()
+        calibrating.dropReversal()
         emit(AgentEvent(type: .calibrationCleared, details: details))
     }
 }

@@ -26,7 +26,7 @@ extension AgentCore {
             // write already applied, or queued just before it. Applied after the queued ones, it
             // would let an older write win. Cleared, so no leftover comes back later.
             log.debug("ignored the retained copy on \(message.topic.escapedForLog) of a write the session delivered")
-            publish(message.topic, [], retain: true, qos: .atLeastOnce)
+            send(.clear(topic: message.topic))
         } else if message.topic == topics.configSet {
             // An empty payload is the deletion of a retained message (ours, below): not a config.
             guard !message.payload.isEmpty else { return }
@@ -34,7 +34,9 @@ extension AgentCore {
         } else if let key = topics.configKey(ofSetTopic: message.topic) {
             guard !message.payload.isEmpty else { return }
             let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
-            if case .success = result, let key = LiveKey(rawValue: key) { writeOrder.record([key], at: wallClock()) }
+            if case .success = result, let key = LiveKey(rawValue: key) {
+                settingsState.writeOrder.record([key], at: environment.wallClock())
+            }
             settle(result, clearing: message.topic)
         } else if topics.isUnderConfig(message.topic) {
             guard !message.payload.isEmpty else { return }
@@ -56,7 +58,7 @@ extension AgentCore {
     /// A `P/config/set` object: applied but for the keys a later write already set (when the
     /// writer stamped it `written_at`; see ``WriteOrder``), which are left as they are.
     func receiveDesiredConfig(_ payload: [UInt8]) {
-        let now = wallClock()
+        let now = environment.wallClock()
         var desired: DesiredConfig
         do {
             desired = try LiveSettings.desiredConfig(json: payload)
@@ -71,9 +73,9 @@ extension AgentCore {
         }
         var superseded: [LiveKey] = []
         if let writtenAt = desired.writtenAt {
-            superseded = writeOrder.superseded(desired.keys, writtenAt: writtenAt).sorted { $0.rawValue < $1.rawValue }
+            superseded = settingsState.writeOrder.superseded(desired.keys, writtenAt: writtenAt).sorted { $0.rawValue < $1.rawValue }
             guard superseded.isEmpty || superseded.count < desired.settings.count else {
-                let later = superseded.map { "\($0.rawValue) at \(writeOrder.lastWritten($0) ?? 0)" }.joined(separator: ", ")
+                let later = superseded.map { "\($0.rawValue) at \(settingsState.writeOrder.lastWritten($0) ?? 0)" }.joined(separator: ", ")
                 return settle(.failure(SettingsRejection(key: nil, value: nil, reason:
                     "every key of this write (written_at \(writtenAt)) was written later (\(later)); nothing was"
                     + " applied: the later write stands.")), clearing: topics.configSet)
@@ -81,7 +83,7 @@ extension AgentCore {
             for key in superseded { desired.settings.removeValue(forKey: key.rawValue) }
         }
         let result = Result { () throws(SettingsRejection) in try settings.applying(desired) }
-        if case .success = result { writeOrder.record(desired.keys, at: desired.writtenAt ?? now) }
+        if case .success = result { settingsState.writeOrder.record(desired.keys, at: desired.writtenAt ?? now) }
         settle(result, clearing: topics.configSet, superseded: superseded)
     }
 
@@ -102,7 +104,7 @@ extension AgentCore {
             details["value"] = rejection.value.map(JSONValue.string) ?? .null
             emit(AgentEvent(type: .configRejected, details: details))
         }
-        publish(topic, [], retain: true, qos: .atLeastOnce)
+        send(.clear(topic: topic))
     }
 
     /// A message under `P/config/` on a topic that is neither `P/config/set` nor
@@ -118,7 +120,7 @@ extension AgentCore {
             + " to \(topics.configSet(key: "<key>")), where the keys are: \(LiveKey.list)."
         log.warning("config rejected: \(reason.escapedForLog(limit: 1000))")
         emit(AgentEvent(type: .configRejected, details: ["reason": .string(reason), "key": .null, "value": .null]))
-        if message.retain || !link.retainFlagIsAsPublished { publish(message.topic, [], retain: true, qos: .atLeastOnce) }
+        if message.retain || !link.retainFlagIsAsPublished { send(.clear(topic: message.topic)) }
     }
 
     /// Makes `new` the effective settings: live and reported; persisted and announced with
@@ -126,10 +128,11 @@ extension AgentCore {
     /// the file stays their source, so a later edit of it still counts.
     func apply(_ new: LiveSettings, fromFile: Bool = false, superseded: [LiveKey] = []) {
         let changes = Self.differences(from: settings, to: new)
-        let old = settings
-        settings = new
-        if !fromFile { settingsFromMQTT = true }
-        if new.sampleRateHz != old.sampleRateHz { sampling.setRate(new.sampleRateHz) }
+        let old = settingsState.use(new, fromFile: fromFile)
+        if new.sampleRateHz != old.sampleRateHz {
+            sampling.setRate(new.sampleRateHz)
+            failSixPoint(rateChangedTo: new.sampleRateHz)
+        }
         pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
         state.reconfigure(new)
         configureVibration(new.vibration)
@@ -146,7 +149,7 @@ extension AgentCore {
             }
             emit(AgentEvent(type: .configApplied, details: details))
         }
-        publishState(reason: "config")
+        publishState(reason: .config)
     }
 
     /// The keys whose effective values differ, with their new values.
@@ -164,7 +167,7 @@ extension AgentCore {
     static let runnableCommands = Command.allCases
 
     /// Runs the command named `name`, the last level of its topic, which may be any text, with
-    /// its payload (read by `calibrate_reversal` only; the others take any, as buttons send `PRESS`).
+    /// its payload (read by `calibrate_reversal` and `calibrate_six_point` only; the others take any, as buttons send `PRESS`).
     func run(command name: String, payload: [UInt8] = []) {
         switch Command(rawValue: name) {
         case .zero:
@@ -174,11 +177,13 @@ extension AgentCore {
             persistZero()
             // Nothing was read, so there is no stability to report.
             emit(AgentEvent(type: .zeroed, details: ["reference": .null, "stable": .null]))
-            publishState(reason: "zero cleared")
+            publishState(reason: .zeroCleared)
         case .republish:
             publishBirth()
         case .calibrateReversal:
             calibrateReversal(payload: payload)
+        case .calibrateSixPoint:
+            calibrateSixPoint(payload: payload)
         case .clearCalibration:
             clearCalibration()
         case .selftest:
@@ -191,7 +196,7 @@ extension AgentCore {
     /// `zero`: the current reading becomes level, only when it is stable, since a zero taken
     /// while the device moves would offset every later reading.
     func zero() {
-        guard sensorOK, let measurement = pipeline.latest else {
+        guard sensor.mayReport, let measurement = pipeline.latest else {
             return rejectZero("there is no current reading (the sensor is starting, faulty or running a self-test);"
                               + " send zero again once it reads.", stable: nil)
         }
@@ -203,7 +208,7 @@ extension AgentCore {
         persistZero()
         emit(AgentEvent(type: .zeroed, details: ["reference": averaged.jsonG(decimals: 5), "stable": .bool(true)]))
         state.force()
-        publishState(reason: "zeroed")
+        publishState(reason: .zeroed)
     }
 
     private func rejectZero(_ reason: String, stable: Bool?) {
@@ -224,12 +229,13 @@ extension AgentCore {
     /// SIGHUP: new file defaults. Settings changed over MQTT stay in force; when none were, the
     /// file's level settings apply at once.
     public func reload(defaults newDefaults: LiveSettings) {
-        if settingsFromMQTT {
+        switch settingsState.reload(defaults: newDefaults) {
+        case .keptMQTTSettings:
             log.info("config file reloaded; settings changed over MQTT stay in force over its level section.")
-        } else if newDefaults != settings {
-            apply(newDefaults, fromFile: true)
+        case .apply(let settings):
+            apply(settings, fromFile: true)
             log.info("config file reloaded and applied.")
-        } else {
+        case .unchanged:
             log.info("config file reloaded; nothing changed.")
         }
     }

@@ -5,7 +5,7 @@ import Sampling
 
 extension AgentCore {
     /// Whether `P/health` can be sent (see ``HealthReporter/isReady(sensorFaulty:)``).
-    var healthIsReady: Bool { health.isReady(sensorFaulty: sensorFaultMessage != nil) }
+    var healthIsReady: Bool { health.isReady(sensorFaulty: sensor.isFaulty) }
 
     /// Counts the samples of one reading, and sends the first health as soon as its rate is known.
     func countSamples(_ statistics: SamplerStatistics, at now: Double) {
@@ -14,15 +14,15 @@ extension AgentCore {
 
     /// Sends `P/health` when it is due.
     func publishHealthIfDue(at now: Double) {
-        if health.isDue(at: now, sensorFaulty: sensorFaultMessage != nil) { publishHealth(at: now) }
+        if health.isDue(at: now, sensorFaulty: sensor.isFaulty) { publishHealth(at: now) }
     }
 
     /// Publishes `P/health`, retained.
     func publishHealth(at now: Double) {
         guard link.canPublish else { return }
-        let rate = health.send(at: now, sensorFaulty: sensorFaultMessage != nil)
+        let rate = health.send(at: now, sensorFaulty: sensor.isFaulty)
         let payload: [HealthKey: JSONValue] = [
-            .uptimeS: .integer(Int(now - startTime)),
+            .uptimeS: .integer(Int(now - environment.startTime)),
             .samples: .integer(health.samples),
             .sampleRateHz: rate.map { .number($0.rounded(toDecimals: 1)) } ?? .null,
             .dropped: .integer(health.overruns),
@@ -32,11 +32,10 @@ extension AgentCore {
             .inboundStalls: .integer(link.inboundStalls),
             .queuedEvents: .integer(events.count),
             .droppedEvents: .integer(events.dropped),
-            .analysisWindows: .integer(analysisWindows),
-            .version: .string(version),
+            .analysisWindows: .integer(vibration.windowsAnalysed),
+            .version: .string(environment.version),
             .broker: link.broker.map { .string("\($0)") } ?? .null,
         ]
-        let object = Dictionary(uniqueKeysWithValues: payload.map { ($0.key.rawValue, $0.value) })
-        publish(topics.health, JSONValue.object(object).bytes, retain: true)
+        send(.health(payload))
     }
 }

@@ -22,7 +22,7 @@ extension AgentCore {
     }
 
     private func publishDiscovery(_ messages: [DiscoveryMessage]) {
-        for message in messages { publish(message.topic, message.payload, retain: true, qos: .atLeastOnce) }
+        for message in messages { send(.discovery(message)) }
     }
 
     /// Home Assistant said `online` (it started): after a random 1–5 s, discovery and then the
@@ -40,11 +40,11 @@ extension AgentCore {
     func resendToHomeAssistant(generation: Int) {
         guard discovery?.isCurrent(generation) == true, link.canPublish else { return }
         publishDiscovery(force: true)
-        publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
+        send(.status(online: true))
         publishConfig()
         publishCalibration()
         publishLevel()
-        publishState(reason: "home assistant")
+        publishState(reason: .homeAssistant)
         if healthIsReady { publishHealth(at: clock()) }
         bubble.resend()
     }
@@ -54,11 +54,11 @@ extension AgentCore {
     /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture of the last published
     /// state changed or must be re-sent, at most once a second (``BubblePublisher``).
     func publishBubbleIfChanged(at now: Double) {
-        guard link.canPublish, state.gravity != nil || sensorFaultMessage != nil else { return }
+        guard link.canPublish, state.gravity != nil || sensor.isFaulty else { return }
         let svg = bubble.next(at: now) {
-            BubblePublisher.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensorOK,
+            BubblePublisher.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensor.mayReport,
                                     settings: settings).svg
         }
-        if let svg { publish(topics.bubble, Array(svg.utf8), retain: true) }
+        if let svg { send(.bubble(svg: svg)) }
     }
 }

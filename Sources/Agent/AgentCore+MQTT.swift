@@ -38,14 +38,14 @@ extension AgentCore {
         clearStaleDiscovery()
         publishDiscovery(force: true)
         bubble.resend()
-        publish(topics.status, Array("online".utf8), retain: true, qos: .atLeastOnce)
+        send(.status(online: true))
         publishConfig()
         publishCalibration()
         publishLevel()
-        publishState(reason: "birth")
+        publishState(reason: .birth)
         // The next window goes out whatever the interval: the broker may have lost the retained one.
         // With the analysis off, a retained P/vibration from an earlier run would stand as current.
-        if let vibration { vibration.force() } else { publish(topics.vibration, [], retain: true) }
+        if let monitor = vibration.monitor { monitor.force() } else { send(.vibration(nil)) }
         flushEvents()
         // Not before the first rate measurement: a health message then would report 0 Hz.
         if healthIsReady { publishHealth(at: clock()) }
@@ -53,46 +53,66 @@ extension AgentCore {
 
     // MARK: Publications
 
-    func publishState(reason: String) {
+    func publishState(reason: PublishReason) {
         let now = clock()
         guard let payload = state.message(for: pipeline.latest, level: pipeline.isLevel, alarm: pipeline.isAlarm,
-                                          sensorOK: sensorOK, sensorFaulty: sensorFaultMessage != nil,
+                                          sensorOK: sensor.mayReport, sensorFaulty: sensor.isFaulty,
                                           unit: settings.angleUnit, reason: reason, at: now) else { return }
         log.debug("state (\(reason)) seq \(payload.seq)")
-        publish(topics.state, encodeJSON(payload), retain: true)
+        send(.state(payload, reason: reason))
         publishBubbleIfChanged(at: now)
     }
 
     func publishLevel() {
         guard let level = pipeline.isLevel else { return }
-        publish(topics.level, Array((level ? "ON" : "OFF").utf8), retain: true)
+        send(.level(level))
     }
 
     func publishConfig() {
-        publish(topics.config, settings.encodedEffectiveConfig(), retain: true)
+        send(.config(settings.encodedEffectiveConfig()))
     }
 
-    /// Sends an event now, or keeps it for after the reconnect.
+    /// Sends an event now, or keeps it for after the reconnect; the listeners hear it at once.
     func emit(_ event: AgentEvent) {
         log.info("event \(event.type.rawValue)")
+        listeners.tell(event)
         events.append(event)
         flushEvents()
+    }
+
+    /// Hands every event from now on to `listener`, on the agent's actor, as it goes to
+    /// `P/event`, whether or not the broker is connected. It must return at once (queue the
+    /// event, never block or call back into the agent synchronously). Returns the id for
+    /// ``removeEventListener(_:)``.
+    public func addEventListener(_ listener: @escaping @Sendable (AgentEvent) -> Void) -> Int {
+        listeners.add(listener)
+    }
+
+    /// Stops handing events to the listener `id`; an unknown id is ignored.
+    public func removeEventListener(_ id: Int) {
+        listeners.remove(id)
     }
 
     func flushEvents() {
         guard link.canPublish else { return }
         // A throw is the connection dropping between the check and the call: the queue keeps the rest.
-        events.flush { try mqtt.publish(topics.event, payload: $0.payload, qos: .atLeastOnce, retain: false) }
+        events.flush { try deliver(.event($0)) }
     }
 
-    /// Publishes if connected. State-like topics are retained and republished in full at the
-    /// next connect, so a publication missed while away needs no queue.
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: MQTTQoS = .atMostOnce) {
+    /// The outbox: publishes if connected, else drops it (state-like topics are retained and
+    /// republished in full at the next connect; events wait in ``EventQueue``).
+    func send(_ publication: Publication) {
         guard link.canPublish else { return }
         do {
-            try mqtt.publish(topic, payload: payload, qos: qos, retain: retain)
+            try deliver(publication)
         } catch {
-            log.debug("publish to \(topic) failed: \(error)")
+            log.debug("publish to \(publication.topic(in: topics)) failed: \(error)")
         }
+    }
+
+    /// Hands `publication` to the client, as its topic, payload, QoS and retain flag say.
+    private func deliver(_ publication: Publication) throws {
+        try environment.mqtt.publish(publication.topic(in: topics), payload: publication.payload, qos: publication.qos,
+                                     retain: publication.retain)
     }
 }

@@ -18,14 +18,21 @@ extension AgentCore {
     /// pauses, the chip's configuration is restored, sampling resumes), reported as a `selftest`
     /// event. One at a time: a second while one runs is refused with a `selftest` event.
     func selfTest() {
-        guard !selfTestRunning else {
+        if case .sixPoint(_, let origin) = calibrating.run {
+            // The self-test deflects the readings the tumble is averaging: one job on the chip at a time.
+            let reason = "a six-point calibration is running, started by \(origin); the self-test would move the"
+                + " readings it averages: finish it, or end it with cancel on calibrate_six_point, then send selftest again."
+            log.warning("selftest refused: " + reason)
+            emit(AgentEvent(type: .selftest, details: ["passed": .null, "error": .string(reason)]))
+            return
+        }
+        guard sensor.beginSelfTest() else {
             log.warning("selftest refused: one is already running.")
             emit(AgentEvent(type: .selftest, details: [
                 "passed": .null, "error": .string("a self-test is already running; wait for its selftest event."),
             ]))
             return
         }
-        selfTestRunning = true
         log.info("self-test: pausing sampling")
         let supply = Self.selfTestSupplyVoltage
         Task {
@@ -37,7 +44,7 @@ extension AgentCore {
     }
 
     func finishSelfTest(_ result: Result<SelfTestReport, ChipJobError>) {
-        selfTestRunning = false
+        sensor.endSelfTest()
         switch result {
         case .success(let report):
             log.info("self-test \(report.passed ? "passed" : "FAILED: an axis moved outside the datasheet's limits")")

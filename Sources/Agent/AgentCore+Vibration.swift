@@ -8,32 +8,9 @@ extension AgentCore {
     /// after every settings change. Turning it off (or a rate it cannot analyse) clears the
     /// retained `P/vibration`, so no subscriber keeps reading a machine's last figures as current.
     func configureVibration(_ settings: VibrationSettings) {
-        guard settings.isEnabled else {
-            if vibration != nil || vibrationRefusal != nil { stopVibration(reason: nil) }
-            return
-        }
-        do throws(VibrationAnalyzerError) {
-            if let monitor = vibration {
-                guard monitor.settings != settings else { return }
-                try monitor.reconfigure(settings)
-            } else {
-                vibration = try VibrationMonitor(settings: settings)
-                vibrationRefusal = nil
-            }
-        } catch {
-            let message = "vibration analysis is off: \(error)"
-            if vibrationRefusal != message {
-                log.warning(message)
-                stopVibration(reason: message)
-            }
-        }
-    }
-
-    private func stopVibration(reason: String?) {
-        if let monitor = vibration { analysisWindowsBefore += monitor.windowsCompleted }
-        vibration = nil
-        vibrationRefusal = reason
-        publish(topics.vibration, [], retain: true)
+        guard case .stopped(let warning) = vibration.configure(settings) else { return }
+        if let warning { log.warning(warning) }
+        send(.vibration(nil))
     }
 
     /// Feeds one batch of raw samples (a loss in it drops the window in progress), newest at `time` on the agent's clock,
@@ -42,7 +19,7 @@ extension AgentCore {
     func ingestVibration(_ batch: SampleBatch, at time: Double) {
         // Batches still at the old rate, between a rate change and the chip's restart, would
         // be analysed as if at the new one.
-        guard let monitor = vibration, batch.rateHz == monitor.settings.rateHz else { return }
+        guard let monitor = vibration.monitor, batch.rateHz == monitor.settings.rateHz else { return }
         for outcome in monitor.add(batch, endingAt: time) {
             if let change = outcome.runningChange { emitRunning(change, figures: outcome.figures) }
             if let change = outcome.zoneChange {
@@ -57,13 +34,13 @@ extension AgentCore {
                 log.debug("vibration (\(reason.rawValue))")
                 let payload = VibrationPayload(outcome.figures, zone: outcome.zone,
                                                machineClass: monitor.settings.machineClass, running: outcome.running)
-                publish(topics.vibration, payload.bytes, retain: true)
+                send(.vibration(payload))
             }
         }
     }
 
     private func emitRunning(_ change: RunningDetector.Transition, figures: VibrationFigures) {
-        guard let monitor = vibration else { return }
+        guard let monitor = vibration.monitor else { return }
         let threshold = monitor.settings.running.threshold
         let levelKey = threshold.unit == .gravities ? VibrationKey.accelerationRMSG : .velocityRMSMillimetresPerSecond
         var details: [String: JSONValue] = [
@@ -79,9 +56,6 @@ extension AgentCore {
 
     /// A gap in the samples (fault, job on the chip): no window may straddle it.
     func interruptVibration() {
-        vibration?.reset()
+        vibration.monitor?.reset()
     }
-
-    /// Windows analysed since the agent started (`analysis_windows`).
-    var analysisWindows: Int { analysisWindowsBefore + (vibration?.windowsCompleted ?? 0) }
 }

@@ -23,42 +23,24 @@ import Settings
 /// An actor, so the sampling thread, the MQTT callbacks, the ticker and signals all reach the
 /// state one at a time. Nothing here blocks: publishing is a non-blocking libmosquitto call.
 public actor AgentCore {
-    // What the agent talks to and reports; fixed for its life.
-    let topics: Topics
-    let mqtt: any MQTTClient
-    let store: StateStore
-    let sampling: SamplingService
-    let log: AgentLog
-    let version: String
-    let startTime: Double
-    let clock: @Sendable () -> Double
-
-    // The settings in force
-    var settings: LiveSettings
-    /// Whether the settings came from MQTT (now or persisted) rather than from the file.
-    var settingsFromMQTT: Bool
-    /// Per key, when the write in force was written: a late, older write loses.
-    var writeOrder = WriteOrder()
-    /// Unix seconds, for the writers' `written_at`.
-    let wallClock: @Sendable () -> Double
-    /// The calibration in force (`calibration.json`, or a reversal run here); nil for none.
-    var calibrationRecord: CalibrationRecord?
+    /// What the agent talks to and reports; fixed for its life.
+    let environment: AgentEnvironment
+    /// The settings in force, their source and write order.
+    var settingsState: SettingsState
+    /// The calibration in force and the one in progress.
+    var calibrating: CalibrationState
 
     // The sensor
     /// Every reading's road from raw samples to angles, level and alarm.
     var pipeline: LevelPipeline
-    var sensorOK = false
-    var sensorFaultMessage: String?
-    /// Whether a `selftest` is waiting for the chip or running on it.
-    var selfTestRunning = false
-    /// A `calibrate_reversal` between its two steps.
-    var reversal: ReversalSession
+    /// Starting, running or faulty, and whether a self-test holds the chip.
+    var sensor = SensorState()
 
     // The connection
     /// The connection: its phase (whether anything may be published), facts and counters.
     var link = BrokerLink()
 
-    // What goes out, each deciding when
+    // What goes out, each deciding when; all of it through ``send(_:)``
     /// `P/state`, and what the last one said.
     var state: StatePublisher
     /// `P/event`: the events kept while the broker is away.
@@ -69,15 +51,10 @@ public actor AgentCore {
     var discovery: DiscoveryPublisher?
     /// `P/bubble`, the picture of the last state.
     var bubble = BubblePublisher()
-
-    // Vibration
-    /// Windows, figures, zone, running state and `P/vibration`; nil while `vibration` is off or
-    /// its settings cannot be analysed.
-    var vibration: VibrationMonitor?
-    /// Why the vibration analysis is off although `vibration` is on (a rate too slow); logged once.
-    var vibrationRefusal: String?
-    /// Windows analysed by monitors since replaced or stopped, for `analysis_windows`.
-    var analysisWindowsBefore = 0
+    /// Windows, figures, zone, running state and `P/vibration`.
+    var vibration: VibrationStage
+    /// Who hears the events beside `P/event` (the control socket's clients).
+    var listeners = EventListeners()
 
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
@@ -91,34 +68,28 @@ public actor AgentCore {
                 calibrationChip: CalibrationRecord.Chip = AgentCore.unknownChip, log: AgentLog, version: String,
                 homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double,
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
-        self.topics = topics
-        self.mqtt = mqtt
-        self.store = store
-        self.sampling = sampling
-        self.settings = settings
-        self.settingsFromMQTT = settingsFromMQTT
-        self.log = log
-        self.version = version
+        environment = AgentEnvironment(topics: topics, mqtt: mqtt, store: store, sampling: sampling, log: log,
+                                       version: version, clock: clock, wallClock: wallClock)
+        settingsState = SettingsState(settings, fromMQTT: settingsFromMQTT)
         discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
-        self.clock = clock
-        self.wallClock = wallClock
-        startTime = clock()
-        calibrationRecord = record
-        reversal = ReversalSession(chip: calibrationChip)
+        calibrating = CalibrationState(record: record, chip: calibrationChip)
         // The stored zero was saved corrected by this same calibration: both come from the state
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
         pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: record?.calibration ?? .identity),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
-        if settings.vibration.isEnabled {
-            do {
-                vibration = try VibrationMonitor(settings: settings.vibration)
-            } catch {
-                vibrationRefusal = "vibration analysis is off: \(error)"
-                log.warning("vibration analysis is off: \(error)")
-            }
-        }
+        vibration = VibrationStage(settings.vibration)
+        if let refusal = vibration.refusal { log.warning(refusal) }
     }
+
+    // What the extensions read of the environment and the state, by their old names.
+    var topics: Topics { environment.topics }
+    var store: StateStore { environment.store }
+    var sampling: SamplingService { environment.sampling }
+    var log: AgentLog { environment.log }
+    var clock: @Sendable () -> Double { environment.clock }
+    var settings: LiveSettings { settingsState.current }
+    var calibrationRecord: CalibrationRecord? { calibrating.record }
 
     // MARK: Readings
 
@@ -127,29 +98,27 @@ public actor AgentCore {
         switch update {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
-            sensorOK = true
+            sensor.started()
             health.restartRateMeasurement()
             // A start after a rate change: the windows begin again at the new rate.
             interruptVibration()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
-            sensorOK = true
+            sensor.recovered()
             health.restartRateMeasurement()
-            sensorFaultMessage = nil
             emit(AgentEvent(type: .sensorRecovered, details: [:]))
             state.force()
         case .fault(let message, let retryIn):
-            if sensorFaultMessage == nil {
+            if sensor.fault(message) {
+                failSixPoint(sensorFault: message)
                 log.error(Sentences.join("sensor fault: \(message)", "Plumb waits for the sensor: it tries again in"
                                          + " \(retryIn) s, backing off to 30 s, and resumes on its own."))
                 emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
-                sensorOK = false
-                sensorFaultMessage = message
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
                 // comes after the recovery.
                 pipeline.reset()
                 interruptVibration()
-                publishState(reason: "fault")
+                publishState(reason: .fault)
             } else {
                 log.debug("sensor still faulty: \(message)")
             }
@@ -164,6 +133,7 @@ public actor AgentCore {
             health.i2cMode = mode
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
+            feedSixPoint(batch)
             ingest(batch)
             ingestVibration(batch, at: clock())
         }
@@ -178,7 +148,7 @@ public actor AgentCore {
         let levelWasKnown = pipeline.isLevel != nil
         guard let measurement = pipeline.add(batch) else { return }
         // A turn between the reversal's two readings shows as a reading that is not stable.
-        reversal.noteReading(stable: measurement.isStable)
+        calibrating.noteReading(stable: measurement.isStable)
         for change in measurement.events {
             emit(AgentEvent(type: change.eventType,
                             details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
@@ -193,7 +163,7 @@ public actor AgentCore {
     /// The filtered reading for the ruler service's `rise` and `shim`; nil while there is none
     /// (starting, or a sensor fault).
     public func currentReading() -> CurrentReading? {
-        guard sensorOK, let measurement = pipeline.latest else { return nil }
+        guard sensor.mayReport, let measurement = pipeline.latest else { return nil }
         return CurrentReading(measurement, age: max(0, clock() - measurement.time), lengthUnit: settings.lengthUnit)
     }
 
@@ -212,7 +182,7 @@ public actor AgentCore {
     }
 
     /// The chip's correction in force: the record's, or ``Calibration/identity`` without one.
-    var calibration: Calibration { calibrationRecord?.calibration ?? .identity }
+    var calibration: Calibration { calibrating.calibration }
 
     /// Recorded as the chip of a calibration when nothing better is known.
     public static let unknownChip = CalibrationRecord.Chip(bus: "unknown", address: "unknown", devid: "unknown")
@@ -222,7 +192,7 @@ public actor AgentCore {
     /// Called every second: heartbeats while no readings arrive, health, queued events.
     public func tick() {
         let now = clock()
-        if let reason = state.reasonOnTick(reading: sensorOK ? pipeline.latest?.attitude : nil, at: now) {
+        if let reason = state.reasonOnTick(reading: sensor.mayReport ? pipeline.latest?.attitude : nil, at: now) {
             publishState(reason: reason)
         }
         publishHealthIfDue(at: now)
@@ -238,11 +208,13 @@ public actor AgentCore {
         // Whether or not the connect has reached this actor yet: a stop moments after the
         // CONNACK, before the birth, must still leave `offline` (the clean DISCONNECT that follows
         // drops the will). Not connected at all, the client refuses it, and nothing is lost.
-        try? mqtt.publish(topics.status, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
+        let offline = Publication.status(online: false)
+        try? environment.mqtt.publish(offline.topic(in: topics), payload: offline.payload, qos: offline.qos,
+                                      retain: offline.retain)
         // While disconnect() is awaited other calls reach the actor: none may publish after
         // `offline` (a late `online` would stand retained, with no will to correct it), which
         // the stopping phase, set above, already ensures.
-        await mqtt.disconnect()
+        await environment.mqtt.disconnect()
     }
 
     /// Block means in the moving average: `average_window_s` of samples in blocks of the size

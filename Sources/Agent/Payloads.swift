@@ -27,13 +27,23 @@ struct StatePayload: Encodable {
     }
 }
 
-/// An event for `P/event`: a type, a timestamp and details.
-struct AgentEvent: Sendable {
-    var type: EventType
-    var details: [String: JSONValue]
-    var ts = timestamp()
+/// An event for `P/event`: a type, a timestamp and details. What event listeners
+/// (``AgentCore/addEventListener(_:)``) are handed, as it goes to `P/event`.
+public struct AgentEvent: Sendable {
+    public var type: EventType
+    /// The event's keys but `type` and `ts`, as the README documents them per type.
+    public var details: [String: JSONValue]
+    /// ISO 8601 UTC with milliseconds, when it happened.
+    public var ts: String
 
-    var payload: [UInt8] {
+    public init(type: EventType, details: [String: JSONValue], ts: String? = nil) {
+        self.type = type
+        self.details = details
+        self.ts = ts ?? timestamp()
+    }
+
+    /// The `P/event` message: the details with `type` and `ts`, compact JSON with sorted keys.
+    public var payload: [UInt8] {
         var object = details
         object["type"] = .string(type.rawValue)
         object["ts"] = .string(ts)

@@ -41,20 +41,20 @@ struct StatePublisher: Sendable {
     /// A level or alarm change publishes at once. A change of `stable` is news too (a zero or a
     /// reversal step waits for it), but at most once per minimum interval: a sensor at the edge
     /// of stillness must not flood the broker.
-    mutating func reason(for measurement: Measurement, at time: Double) -> String? {
+    mutating func reason(for measurement: Measurement, at time: Double) -> PublishReason? {
         let stableChanged = publishedStable.map { $0 != measurement.isStable } ?? false
             && time - policy.lastPublishTime >= policy.minInterval
         let decision = policy.decide(attitude: measurement.attitude,
                                      flipped: !measurement.events.isEmpty || stableChanged, at: time)
-        return decision.map { "\($0)" }
+        return decision.map(PublishReason.policy)
     }
 
     /// Whether the ticker publishes at `now`: by the policy while there is a reading
     /// (`attitude`), else a heartbeat once nothing went out for the heartbeat interval, so a
     /// subscriber sees a starting or faulty sensor is still there.
-    mutating func reasonOnTick(reading attitude: Attitude?, at now: Double) -> String? {
-        if let attitude { return policy.decide(attitude: attitude, flipped: false, at: now).map { "\($0)" } }
-        return now - policy.lastPublishTime >= policy.heartbeat ? PublishDecision.heartbeat.rawValue : nil
+    mutating func reasonOnTick(reading attitude: Attitude?, at now: Double) -> PublishReason? {
+        if let attitude { return policy.decide(attitude: attitude, flipped: false, at: now).map(PublishReason.policy) }
+        return now - policy.lastPublishTime >= policy.heartbeat ? .policy(.heartbeat) : nil
     }
 
     /// The next state message, recorded as published at `now`; nil before the first reading or
@@ -65,7 +65,7 @@ struct StatePublisher: Sendable {
     ///   - level: The level state, which outlives a reading (a fault keeps it).
     ///   - reason: Why it is published; a heartbeat keeps the bubble's gravity.
     mutating func message(for measurement: Measurement?, level: Bool?, alarm: Bool?, sensorOK: Bool,
-                          sensorFaulty: Bool, unit: AngleUnit, reason: String, at now: Double) -> StatePayload? {
+                          sensorFaulty: Bool, unit: AngleUnit, reason: PublishReason, at now: Double) -> StatePayload? {
         guard measurement != nil || sensorFaulty else { return nil }
         seq += 1
         let reading = ReadingFigures(sensorOK ? measurement : nil, unit: unit, level: level)
@@ -75,7 +75,7 @@ struct StatePublisher: Sendable {
         // noise, which would redraw the bubble of a still machine every heartbeat_s.
         if !sensorOK {
             gravity = nil
-        } else if reason != PublishDecision.heartbeat.rawValue || gravity == nil {
+        } else if !reason.isHeartbeat || gravity == nil {
             gravity = measurement?.levelGravity
         }
         return StatePayload(reading: reading, alarm: alarm, sensorOK: sensorOK, seq: seq)

@@ -3,10 +3,9 @@ import PlumbDomain
 
 /// Raw samples from the chip, judged for stillness and averaged, for the calibration procedures.
 ///
-/// The samples are cut into batches of a tenth of a second and measured by a ``LevelPipeline``,
-/// the one every other reading goes through, so "still" here is the agent's `stable` (``Stability``). The pipeline
-/// reads raw: identity calibration, flat mount, no zero, since calibrating must see the chip's
-/// own errors; its device gravity is then the chip's raw gravity. Every wait has the session's
+/// The samples are judged for stillness by a ``StillnessJudge`` (blocks of a tenth of a second
+/// through a raw ``LevelPipeline``), the same judgement as ``SixPointTumble``'s, so "still" here is
+/// the agent's `stable` (``Stability``). Every wait has the session's
 /// deadline, so a script that never turns the chip to the next face ends with a failure instead
 /// of hanging.
 ///
@@ -16,12 +15,6 @@ import PlumbDomain
 public final class CalibrationSession {
     /// The rate calibration samples at: the datasheet's noise figure holds up to 100 Hz.
     public static let rateHz = 100.0
-    /// Samples per batch the pipeline measures: 0.1 s, so a step is seen within a tenth of a
-    /// second and the window restarts on it.
-    static let samplesPerBlock = 10
-    /// Blocks in the pipeline's window: 1 s, so the sensor is judged still a second after it last
-    /// moved (the window must fill again after a step).
-    static let windowBlocks = 10
     /// How long each wait for samples sleeps: short enough for a responsive progress bar.
     static let pollSeconds = 0.1
 
@@ -32,17 +25,9 @@ public final class CalibrationSession {
     private let clock: any PacingClock
     private let deadline: Double
     private let timeout: Double
-    private var pipeline = LevelPipeline(settings: CalibrationSession.pipelineSettings)
-    /// The samples of the batch being filled, taken from `buffer`: their one copy.
-    private var batch: [Vector3] = []
+    private var judge = StillnessJudge(rateHz: CalibrationSession.rateHz)
     /// The drain buffer, reused.
     private var buffer: [Vector3] = []
-
-    /// Raw, flat, no level judgement worth asking (calibration asks only for stillness), and the
-    /// ADXL345's noise at ``rateHz`` for ``Stability``.
-    static let pipelineSettings = PipelineSettings(
-        calibration: .identity, windowBlocks: windowBlocks, mount: .flat,
-        thresholds: .instant(tolerance: .zero), stability: .adxl345(odrHz: rateHz))
 
     /// A session that gives up `timeout` seconds of `clock` from now.
     public init(chip: any Accelerometer, guide: any CalibrationGuide, timeout: Double,
@@ -77,21 +62,12 @@ public final class CalibrationSession {
         buffer.removeAll()
         _ = try? chip.drain(into: &buffer)
         buffer.removeAll()
-        batch.removeAll(keepingCapacity: true)
-        pipeline.reset()
+        judge.reset()
     }
 
-    /// Adds one raw sample to the batch being filled; returns the pipeline's measurement when it
-    /// completes the batch, nil otherwise (a non-finite sample is ignored).
+    /// Adds one raw sample to the judgement; its measurement when it completes a block.
     private func add(_ sample: Vector3) -> Measurement? {
-        guard sample.isFinite else { return nil }
-        if batch.isEmpty { batch.reserveCapacity(Self.samplesPerBlock) }
-        batch.append(sample)
-        guard batch.count >= Self.samplesPerBlock else { return nil }
-        // Handed over, not copied: the next batch starts a new array.
-        let full = SampleBatch(samples: batch, time: clock.now(), rateHz: Self.rateHz)
-        batch = []
-        return pipeline.add(full)
+        judge.add(sample, at: clock.now())
     }
 
     /// Waits about a tenth of a second and returns the samples that arrived.

@@ -58,6 +58,16 @@ public struct SixPointProcedure {
             guide.tell("\(face): done, mean (\(ProgressText.g(pose.mean))) g of \(pose.sampleCount) samples; "
                 + (left.isEmpty ? "all six faces done" : "remaining: \(left.map(\.description).joined(separator: ", "))"))
         }
+        return try Self.record(fitting: poses, chip: chip)
+    }
+
+    /// The record of a tumble: the fit of `poses`, its residuals and the faces as measured,
+    /// dated now. Shared with ``SixPointTumble``, so both drivers store the same record.
+    ///
+    /// - Throws: ``CalibrationFailure`` `.refused` when the fit refuses the poses; the message
+    ///   says why and that nothing was saved.
+    static func record(fitting poses: [SixPointFit.Pose], chip: CalibrationRecord.Chip)
+        throws(CalibrationFailure) -> CalibrationRecord {
         let fit: SixPointFit
         do { fit = try SixPointFit(poses: poses) } catch {
             throw CalibrationFailure(.refused(error.description + " Nothing was saved."))

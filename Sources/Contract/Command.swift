@@ -12,6 +12,12 @@ public enum Command: String, Sendable, CaseIterable {
     /// two separate the sensor's zero error from the surface's tilt. It reports
     /// `calibration_progress`, then `calibration_applied` or `calibration_rejected`.
     case calibrateReversal = "calibrate_reversal"
+    /// Runs the six-point tumble in the agent, driven by the payload (``SixPointAction``): the
+    /// person lays the device on each of its six faces in turn and says `next`; the agent waits
+    /// for stillness, averages each face and fits the six means. It reports
+    /// `calibration_progress` (method `six_point`), then `calibration_applied` or
+    /// `calibration_rejected`.
+    case calibrateSixPoint = "calibrate_six_point"
     /// Forgets the stored calibration and goes back to the chip's raw figures; emits
     /// `calibration_cleared`.
     case clearCalibration = "clear_calibration"
@@ -21,7 +27,11 @@ public enum Command: String, Sendable, CaseIterable {
 
     /// The names joined for a message: `zero, clear_zero and republish`.
     public static func list(_ commands: [Command]) -> String {
-        let names = commands.map(\.rawValue)
+        list(words: commands.map(\.rawValue))
+    }
+
+    /// Words joined for a message: `a, b and c`.
+    static func list(words names: [String]) -> String {
         guard let last = names.last else { return "" }
         return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
@@ -36,4 +46,17 @@ public enum ReversalStep: String, Sendable, CaseIterable {
 
     /// `first and second`, for "the payloads are …".
     public static let list = allCases.map(\.rawValue).joined(separator: " and ")
+}
+
+/// The payloads of `P/command/calibrate_six_point`: what the person says to the tumble.
+public enum SixPointAction: String, Sendable, CaseIterable {
+    /// Starts a tumble (refused while any calibration is in progress).
+    case start
+    /// The device lies on the next face now: settle, then average it.
+    case next
+    /// Ends the calibration in progress, applying nothing.
+    case cancel
+
+    /// `start, next and cancel`, for "the payloads are …".
+    public static let list = Command.list(words: allCases.map(\.rawValue))
 }

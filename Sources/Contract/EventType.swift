@@ -24,13 +24,17 @@ public enum EventType: String, Sendable, CaseIterable {
     /// `zero` was refused (no reading, or not stable); details `reason`, `stable`. Nothing changed.
     case zeroRejected = "zero_rejected"
     /// A step of `calibrate_reversal`: the first reading taken, waiting for the turned one;
-    /// details `step`, `reading_g`, `stable`, `next`.
+    /// details `step`, `reading_g`, `stable`, `next`. Of `calibrate_six_point`: details `method`
+    /// (`six_point`), `face`, `state`, `remaining`, `done`, `fraction` (averaging), `message`.
     case calibrationProgress = "calibration_progress"
-    /// `calibrate_reversal` finished and its calibration is in force; details `method`, `date`,
-    /// the zero error and surface tilt, `stable` and, when it could not be saved, `persisted: false`.
+    /// `calibrate_reversal` or `calibrate_six_point` finished and its calibration is in force;
+    /// details `method`, `date`, the reversal's zero error and surface tilt and `stable`, or the
+    /// tumble's `residual_mg`, and, when it could not be saved, `persisted: false`.
     case calibrationApplied = "calibration_applied"
     /// A `calibrate_reversal` step was refused (a bad payload, no first reading, not stable, not
-    /// turned, readings from different spots); details `step`, `reason`. Nothing changed.
+    /// turned, readings from different spots, another calibration in progress); details `step`,
+    /// `reason`. A `calibrate_six_point` was refused, cancelled or failed; details `method`
+    /// (`six_point`), `action`, `reason`. Nothing changed.
     case calibrationRejected = "calibration_rejected"
     /// `clear_calibration` removed the calibration; details `previous_method` and, when the file
     /// could not be removed, `persisted: false`.

@@ -134,20 +134,21 @@ extension Discovery {
     /// A command button. Never retained: the agent ignores retained commands, so a stale press
     /// can't zero the level at the next connect.
     ///
-    /// - Parameter step: the payload for `calibrate_reversal`, which also names the object id
+    /// - Parameter payload: the payload for `calibrate_reversal` (a ``ReversalStep``) or
+    ///   `calibrate_six_point` (a ``SixPointAction``), which also names the object id
     ///   (`calibrate_reversal_first`); nil for a command that takes none (Home Assistant then
     ///   sends `PRESS`, which those commands ignore).
-    private static func button(_ command: Command, step: ReversalStep? = nil, name: String, icon: String, category: String?,
-                               topics: Topics) -> DiscoveryEntity {
+    private static func button(_ command: Command, step payload: String? = nil, name: String, icon: String,
+                               category: String?, topics: Topics) -> DiscoveryEntity {
         var options: [String: JSONValue] = [
             "name": .string(name),
             "icon": .string(icon),
             "command_topic": .string(topics.command(command)),
             "retain": .bool(false),
         ]
-        if let step { options["payload_press"] = .string(step.rawValue) }
+        if let payload { options["payload_press"] = .string(payload) }
         if let category { options["entity_category"] = .string(category) }
-        let objectID = step.map { command.rawValue + "_" + $0.rawValue } ?? command.rawValue
+        let objectID = payload.map { command.rawValue + "_" + $0 } ?? command.rawValue
         return DiscoveryEntity(component: "button", objectID: objectID, options: options)
     }
 
@@ -159,15 +160,22 @@ extension Discovery {
         + "'residual_rms_mg': value_json.residual_mg.rms if value_json.residual_mg else none, "
         + "'residual_max_mg': value_json.residual_mg.max if value_json.residual_mg else none} | tojson }}"
 
-    /// The reversal's two buttons (`first`, then `second` after the turn), the self-test button,
+    /// The reversal's two buttons (`first`, then `second` after the turn), the six-point tumble's
+    /// three (`start`, `next` at each face, `cancel`), the self-test button,
     /// and the diagnostic sensor of the calibration in force: its date as the state, method and
     /// residual as attributes, from the retained `P/calibration`.
     private static func calibrationEntities(topics: Topics) -> [DiscoveryEntity] {
         [
-            button(.calibrateReversal, step: .first, name: "Reversal first reading", icon: "mdi:numeric-1-circle-outline",
-                   category: "config", topics: topics),
-            button(.calibrateReversal, step: .second, name: "Reversal second reading",
+            button(.calibrateReversal, step: ReversalStep.first.rawValue, name: "Reversal first reading",
+                   icon: "mdi:numeric-1-circle-outline", category: "config", topics: topics),
+            button(.calibrateReversal, step: ReversalStep.second.rawValue, name: "Reversal second reading",
                    icon: "mdi:numeric-2-circle-outline", category: "config", topics: topics),
+            button(.calibrateSixPoint, step: SixPointAction.start.rawValue, name: "Six-point calibration: start",
+                   icon: "mdi:cube-outline", category: "config", topics: topics),
+            button(.calibrateSixPoint, step: SixPointAction.next.rawValue, name: "Six-point calibration: next face",
+                   icon: "mdi:rotate-3d-variant", category: "config", topics: topics),
+            button(.calibrateSixPoint, step: SixPointAction.cancel.rawValue, name: "Six-point calibration: cancel",
+                   icon: "mdi:cancel", category: "config", topics: topics),
             button(.selftest, name: "Self-test", icon: "mdi:stethoscope", category: "diagnostic", topics: topics),
             DiscoveryEntity(component: "sensor", objectID: "calibration", options: [
                 "name": .string("Calibration"),

@@ -19,7 +19,8 @@ struct HomeAssistantOverBrokerTests {
         #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
                             "reconnects", "inbound_stalls", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
-                            "calibrate_reversal_second", "selftest", "calibration", "velocity_rms", "acceleration_rms",
+                            "calibrate_reversal_second", "calibrate_six_point_start", "calibrate_six_point_next",
+                            "calibrate_six_point_cancel", "selftest", "calibration", "velocity_rms", "acceleration_rms",
                             "dominant_frequency", "vibration_zone", "running", "filter", "vibration", "vibration_class",
                             "running_threshold"])
         for message in retained {

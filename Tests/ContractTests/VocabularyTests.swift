@@ -7,7 +7,7 @@ import Testing
 struct VocabularyTests {
     @Test func commandsKeepTheirWireNames() {
         #expect(Command.allCases.map(\.rawValue)
-            == ["zero", "clear_zero", "republish", "calibrate_reversal", "clear_calibration", "selftest"])
+            == ["zero", "clear_zero", "republish", "calibrate_reversal", "calibrate_six_point", "clear_calibration", "selftest"])
         #expect(Command.list([.zero, .clearZero, .republish]) == "zero, clear_zero and republish")
         #expect(Command.list([.zero]) == "zero")
         #expect(Command.list([]).isEmpty)
@@ -26,6 +26,12 @@ struct VocabularyTests {
         #expect(ReversalStep.allCases.map(\.rawValue) == ["first", "second"])
         #expect(ReversalStep.list == "first and second")
         #expect(ReversalStep(rawValue: "First") == nil, "payloads are exact, as the buttons send them")
+    }
+
+    @Test func sixPointActionsKeepTheirWireNames() {
+        #expect(SixPointAction.allCases.map(\.rawValue) == ["start", "next", "cancel"])
+        #expect(SixPointAction.list == "start, next and cancel")
+        #expect(SixPointAction(rawValue: "Start") == nil, "payloads are exact, as the buttons send them")
     }
 
     @Test func healthKeysKeepTheirWireNames() {

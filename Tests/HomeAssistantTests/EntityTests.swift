@@ -127,7 +127,7 @@ struct EntityTests {
         #expect(clear.string("entity_category") == "config")
     }
 
-    @Test("The reversal buttons send first and second on P/command/calibrate_reversal; self-test its own command")
+    @Test("The reversal buttons send first and second on P/command/calibrate_reversal, the tumble's start, next and cancel on P/command/calibrate_six_point; self-test its own command")
     func calibrationButtons() throws {
         let entities = try Fixture.entities(settings: Fixture.settings())
         let first = try entities.entity("calibrate_reversal_first")
@@ -139,6 +139,19 @@ struct EntityTests {
             #expect(button.string("payload_press") == payload)
             #expect(ReversalStep(rawValue: payload) != nil, "the payload is one the agent runs")
             #expect(button.bool("retain") == false)
+            #expect(button.string("entity_category") == "config")
+        }
+        let tumble = [("calibrate_six_point_start", "start", "Six-point calibration: start"),
+                      ("calibrate_six_point_next", "next", "Six-point calibration: next face"),
+                      ("calibrate_six_point_cancel", "cancel", "Six-point calibration: cancel")]
+        for (objectID, payload, name) in tumble {
+            let button = try entities.entity(objectID)
+            #expect(button.component == "button")
+            #expect(button.string("name") == name)
+            #expect(button.string("command_topic") == "plumb/lathe-3/command/calibrate_six_point")
+            #expect(button.string("payload_press") == payload)
+            #expect(SixPointAction(rawValue: payload) != nil, "the payload is one the agent runs")
+            #expect(button.bool("retain") == false, "a retained press would start a tumble at every reconnect")
             #expect(button.string("entity_category") == "config")
         }
         #expect(selftest.component == "button")

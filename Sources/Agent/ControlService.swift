@@ -1,0 +1,139 @@
+import Accelerometers
+import Contract
+import Control
+import FoundationEssentials
+import PlumbSync
+
+/// The control socket's answers: the service beside sampling and MQTT through which the command
+/// line works while the agent owns the chip. It holds no agent state: each request asks
+/// ``AgentCore`` (readings, calibration, self-test) or ``SamplingService`` (the probe, a job
+/// between two blocks), so the socket and MQTT reach the same decisions.
+final class ControlService: ControlHandler {
+    let core: AgentCore
+    let sampling: SamplingService
+    let owner: ChipOwner
+    let log: AgentLog
+    /// Per connection that started a calibration: the event listener forwarding it the events.
+    private let listeners = Locked<[Int: Int]>([:])
+
+    init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, log: AgentLog) {
+        self.core = core
+        self.sampling = sampling
+        self.owner = owner
+        self.log = log
+    }
+
+    /// The longest a probe waits for its turn on the chip and its result.
+    static let probeTimeout = 5.0
+
+    func handle(_ request: ControlRequest, on connection: ControlConnection) async {
+        switch request {
+        case .hello:
+            connection.send(ControlReply.message(ControlReply.hello, [
+                "protocol": .integer(ControlProtocol.version), "owner": owner.json,
+            ]))
+        case .read:
+            connection.send(await readingReply())
+        case .watch(let interval):
+            // Its own task: the next request (none is expected) waits, the stream does not.
+            Task { await self.stream(every: interval, to: connection) }
+        case .vibration:
+            if let window = await core.controlVibrationWindow() {
+                connection.send(ControlReply.message(ControlReply.vibration, ["vibration": window]))
+            } else {
+                connection.send(ControlFailure(.noVibration, await core.controlVibrationAbsence()).json)
+            }
+        case .probe:
+            connection.send(await probe())
+        case .selftest:
+            connection.send(await selfTest())
+        case .sixPoint(let action):
+            await follow(connection)
+            await core.calibrate(sixPoint: action, from: .controlSocket(client: connection.id))
+        case .reversal(let step):
+            await follow(connection)
+            await core.calibrate(reversal: step, from: .controlSocket(client: connection.id))
+        }
+    }
+
+    func closed(_ connection: ControlConnection) async {
+        if let listener = listeners.withLock({ $0.removeValue(forKey: connection.id) }) {
+            await core.removeEventListener(listener)
+        }
+        await core.calibrationOriginGone(.controlSocket(client: connection.id))
+    }
+
+    private func readingReply() async -> JSONValue {
+        switch await core.controlReading() {
+        case .success(let reading): ControlReply.message(ControlReply.reading, ["reading": reading.json])
+        case .failure(let failure): failure.json
+        }
+    }
+
+    /// `watch`: each new reading, at most one per `interval`, until the client goes.
+    private func stream(every interval: Double, to connection: ControlConnection) async {
+        var last: Double?
+        while connection.isOpen {
+            if case .success(let reading) = await core.controlReading(), reading.measurement.time != last {
+                last = reading.measurement.time
+                connection.send(ControlReply.message(ControlReply.reading, ["reading": reading.json]))
+            }
+            try? await Task.sleep(for: .seconds(interval))
+        }
+    }
+
+    /// `probe`: the chip's identity and bus, read between two blocks (reads only), with what the
+    /// agent's sampler sees of the batching.
+    private func probe() async -> JSONValue {
+        let result = await sampling.runOnChip(timeout: Self.probeTimeout) { (chip) throws(SensorError) -> ChipProbeReport in
+            guard let adxl345 = chip as? ADXL345 else {
+                throw SensorError.invalidSetting("the probe reads an ADXL345; this chip is a \(type(of: chip).model).")
+            }
+            return try ChipProbeReport(chip: adxl345)
+        }
+        switch result {
+        case .success(let report):
+            guard let data = try? JSONEncoder().encode(report),
+                  let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                return ControlFailure(.chip, "the probe's figures could not be encoded.").json
+            }
+            return ControlReply.message(ControlReply.probe, ["probe": value, "sampling": await core.controlSamplingFigures()])
+        case .failure(let error):
+            return ControlFailure(.chip, error.description).json
+        }
+    }
+
+    /// `selftest`: the agent's self-test (the same as `P/command/selftest`), waited for.
+    private func selfTest() async -> JSONValue {
+        let outcome = Locked<CheckedContinuation<[String: JSONValue], Never>?>(nil)
+        let listener = await core.addEventListener { event in
+            guard event.type == .selftest else { return }
+            outcome.withLock { pending -> CheckedContinuation<[String: JSONValue], Never>? in
+                defer { pending = nil }
+                return pending
+            }?.resume(returning: event.details)
+        }
+        let details = await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            Task { await core.selfTest() }
+        }
+        await core.removeEventListener(listener)
+        if case .string(let error)? = details["error"] { return ControlFailure(.inProgress, error).json }
+        return ControlReply.message(ControlReply.selftest, ["selftest": .object(details)])
+    }
+
+    /// Forwards the calibration events to `connection` from now until it closes. Awaited before
+    /// the first step, so the step's own events reach it.
+    private func follow(_ connection: ControlConnection) async {
+        guard listeners.withLock({ $0[connection.id] == nil }) else { return }
+        let id = await core.addEventListener { event in
+            guard EventType.calibrationEvents.contains(event.type) else { return }
+            connection.send(ControlReply.message(ControlReply.event, ["event": .object(event.wireObject)]))
+        }
+        listeners.withLock { $0[connection.id] = id }
+        // Gone meanwhile: closed() found nothing to remove.
+        if !connection.isOpen, let id = listeners.withLock({ $0.removeValue(forKey: connection.id) }) {
+            await core.removeEventListener(id)
+        }
+    }
+}
