@@ -118,6 +118,11 @@ extension AgentCore {
         log.warning("calibrate_reversal \(step.escapedForLog) refused: \(reason)")
         var details: [String: JSONValue] = ["step": .string(String(step.prefix(100))), "reason": .string(reason)]
         if let stable { details["stable"] = .bool(stable) }
+        // Whether `second` may simply be sent again (the first reading stands) or the reversal
+        // starts over with `first`: what `plumb calibrate reversal` asks the person next.
+        if step == ReversalStep.second.rawValue, running.kind == nil {
+            details["first_kept"] = .bool(calibrating.reversalSession().first != nil)
+        }
         details.merge(Self.runningDetails(running)) { $1 }
         emit(AgentEvent(type: .calibrationRejected, details: details))
     }

@@ -9,6 +9,7 @@ extension AgentCore {
 
     /// Counts the samples of one reading, and sends the first health as soon as its rate is known.
     func countSamples(_ statistics: SamplerStatistics, at now: Double) {
+        health.drains = statistics.wakeUps
         if health.count(samples: statistics.samples, overruns: statistics.overruns, at: now) { publishHealth(at: now) }
     }
 

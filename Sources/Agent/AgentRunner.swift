@@ -1,6 +1,7 @@
 import Accelerometers
 import Configuration
 import Contract
+import Control
 import FoundationEssentials
 import HomeAssistant
 import I2C
@@ -49,7 +50,7 @@ public struct AgentRunner: Sendable {
         let mqttConfiguration = AgentRunner.mqttConfiguration(configuration, topics: topics)
         let client = MosquittoClient(configuration: mqttConfiguration)
         let sampling = SamplingService(rateHz: settings.sampleRateHz, rangeG: configuration.sensor.range,
-                                       makeChip: makeChip)
+                                       makeChip: ownedChip())
         let clock = MonotonicPacingClock()
         let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version)
         let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
@@ -68,6 +69,7 @@ public struct AgentRunner: Sendable {
                                       currentReading: { await core.currentReading() })
         let notifier = SystemdNotifier()
         let signals = SignalSource.signals()
+        let control = startControlSocket(core: core, sampling: sampling)
 
         do {
             var filters = [topics.configSet, topics.configKeySetFilter, topics.commandFilter, topics.requestFilter]
@@ -122,6 +124,7 @@ public struct AgentRunner: Sendable {
                 async let chipInStandby: Void = sampling.stop()
                 requests.finish()
                 await requestTask.value
+                control?.stop()
                 await core.shutdown()
                 await chipInStandby
                 mqttTask.cancel()
@@ -149,6 +152,49 @@ public struct AgentRunner: Sendable {
 }
 
 extension AgentRunner {
+    /// `makeChip` behind the chip lock (``ChipOwnership``), for a chip on a bus: taken before the
+    /// first configuration, held for the agent's life; a chip another Plumb process holds is a
+    /// sensor fault, retried with the fault's backoff.
+    func ownedChip() -> @Sendable () throws -> any Accelerometer {
+        let sensor = configuration.sensor
+        guard sensor.kind != .sim else { return makeChip }
+        let ownership = ChipOwnership(bus: sensor.bus, address: sensor.address)
+        let makeChip = makeChip
+        return {
+            try ownership.claim()
+            return try makeChip()
+        }
+    }
+
+    /// Serves `control.socket` (``ControlService``) and writes the owner record beside it;
+    /// nil when it is off or cannot be served (logged: the agent runs on without it).
+    func startControlSocket(core: AgentCore, sampling: SamplingService) -> ControlSocketService? {
+        guard let path = configuration.control.socket else { return nil }
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let sensor = configuration.sensor
+        let owner = ChipOwner(pid: getpid(), unit: ChipOwner.currentUnit, bus: sensor.kind == .sim ? "simulated" : sensor.bus,
+                              address: sensor.address.description, socket: path, version: version)
+        guard access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
+            // Outside the unit (plumb run by hand) /run/plumb is not there: not an error.
+            log.info("control socket off: \(directory) is not there or not writable (the unit's RuntimeDirectory=plumb"
+                + " makes /run/plumb; set control.socket to a directory of yours, or to off). plumb commands read the"
+                + " chip themselves while the agent holds it, and are refused.")
+            return nil
+        }
+        let log = self.log
+        do {
+            let server = try ControlServer(path: path, handler: ControlService(core: core, sampling: sampling, owner: owner,
+                                                                               log: log),
+                                           log: { log.info($0) })
+            try? owner.write(directory: directory)
+            log.info("control socket \(path): plumb commands work through the agent")
+            return ControlSocketService(server: server, directory: directory)
+        } catch {
+            log.warning("control socket off: \(error)")
+            return nil
+        }
+    }
+
     /// The calibration to start with: `calibration.json` in the state directory, or nil (raw)
     /// when there is none or it is damaged, which the log says (escaped: it quotes the file).
     /// SIGHUP reads it again.
@@ -240,5 +286,16 @@ extension AgentRunner {
             // Without a config file nothing resolved the password yet: PLUMB_MQTT_PASSWORD still counts.
             username: mqtt.username, password: mqtt.password ?? (try? mqtt.resolvePassword()) ?? nil,
             will: will, tls: tls, failbackInterval: .seconds(mqtt.failbackSeconds))
+    }
+}
+
+/// The running control socket and its owner record, stopped together.
+struct ControlSocketService: Sendable {
+    let server: ControlServer
+    let directory: String
+
+    func stop() {
+        server.stop()
+        ChipOwner.remove(directory: directory)
     }
 }

@@ -19,6 +19,12 @@ struct HealthReporter: Sendable, Equatable {
     private(set) var overruns = 0
     /// How register reads reach the chip, once the first batch said.
     var i2cMode: I2CMode?
+    /// FIFO drains (sampler wake-ups) since the agent started: with ``samples``, the batching
+    /// `plumb probe` shows through the agent.
+    var drains = 0
+
+    /// Samples per FIFO drain since the start; nil before the first.
+    var samplesPerDrain: Double? { drains > 0 ? Double(samples) / Double(drains) : nil }
     /// The sample counter where the current rate measurement starts, and at the last reading.
     private var rateMark: SampleCount?
     private var latest: SampleCount?

@@ -1,3 +1,4 @@
+import Contract
 import Settings
 import Vibration
 
@@ -33,6 +34,12 @@ struct VibrationStage {
         } catch {
             refusal = Self.refusal(error)
         }
+    }
+
+    /// The newest window as `P/vibration` carries it, stamped now; nil before the first.
+    func latestPayload(machineClass: MachineClass) -> JSONValue? {
+        guard let monitor, let figures = monitor.latest else { return nil }
+        return VibrationPayload(figures, zone: monitor.zone, machineClass: machineClass, running: monitor.isRunning).json
     }
 
     /// Windows analysed since the agent started (`analysis_windows`).

@@ -148,10 +148,14 @@ public struct ControlFailure: Error, Sendable, Hashable, CustomStringConvertible
         case tooLong = "too_long"
         /// Too many clients at once.
         case busy
-        /// No current reading (the sensor is starting, faulty or running a self-test).
+        /// No current reading (the sensor is starting, faulty or running a self-test); a client
+        /// may ask again in a moment.
         case noReading = "no_reading"
-        /// The vibration analysis is off, or has no window yet.
+        /// The vibration analysis is off.
         case noVibration = "no_vibration"
+        /// Not yet: the first vibration window is not complete (after a start, a rate change or a
+        /// self-test); a client may ask again in a moment.
+        case notYet = "not_yet"
         /// Another request of the same kind runs (a self-test), or a calibration another started.
         case inProgress = "in_progress"
         /// The chip could not do it (a fault during the self-test, the probe).

@@ -3,6 +3,9 @@ import Contract
 import Control
 import FoundationEssentials
 import PlumbDomain
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line's conversation with the running agent over its control socket: typed
 /// requests, their replies, and errors that say what to do.
@@ -63,15 +66,32 @@ final class AgentLink {
         return figures
     }
 
-    /// `vibration`: the last window's `P/vibration` object.
-    func vibration() throws(CommandFailure) -> [String: JSONValue] {
+    /// `vibration`: the last window's `P/vibration` object, and its number since the agent started.
+    func vibration() throws(CommandFailure) -> (window: Int, figures: [String: JSONValue]) {
         let reply = try call(.vibration)
-        guard case .object(let figures)? = reply["vibration"] else { throw failure(.malformed("vibration without figures")) }
-        return figures
+        guard case .object(let figures)? = reply["vibration"], case .integer(let window)? = reply["window"] else {
+            throw failure(.malformed("vibration without figures"))
+        }
+        return (window, figures)
     }
 
+    /// Seconds a reading or a window that is not there yet is asked for again (a sensor starting,
+    /// the window after a self-test).
+    static let notYetPatience = 6.0
+
     func call(_ request: ControlRequest) throws(CommandFailure) -> [String: JSONValue] {
-        do { return try client.ask(request, timeout: Self.replyTimeout) } catch { throw failure(error) }
+        var waited = 0.0
+        while true {
+            do { return try client.ask(request, timeout: Self.replyTimeout) } catch {
+                if case .refused(let refusal) = error, refusal.code == .noReading || refusal.code == .notYet,
+                   waited < Self.notYetPatience, !InterruptFlag.raised {
+                    usleep(250_000)
+                    waited += 0.25
+                    continue
+                }
+                throw failure(error)
+            }
+        }
     }
 
     private func decodeReading(_ reply: [String: JSONValue]) throws(CommandFailure) -> AgentReading {

@@ -93,6 +93,9 @@ struct ParsedArguments {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// Whether the option was given at all: a flag, or an option with its value.
+    func given(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
     func string(_ name: String) -> String? { values[name] }
 
     /// A finite number, optionally within `range`.

@@ -52,7 +52,7 @@ struct CalibrateCommand: Subcommand {
         guard mount.remap == Mount.flat.remap || mount.remap == Mount.upright.remap else {
             throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
         }
-        let chipOnly = ["--seconds", "--state-dir", "--mount"].filter { parsed.has($0) }
+        let chipOnly = ["--seconds", "--state-dir", "--mount"].filter { parsed.given($0) }
         if case .agent(let agent) = try sensor.route(for: name + " " + method, chipOnly: chipOnly, output: output) {
             InterruptFlag.install()
             var calibration = AgentCalibration(agent: agent, output: output, timeout: timeout)

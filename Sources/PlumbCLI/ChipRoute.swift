@@ -63,7 +63,14 @@ extension SensorOptions {
     /// - Throws: ``CommandFailure`` when the agent owns the chip but this user may not ask it,
     ///   ``UsageError`` for a chip-only option while the agent owns the chip.
     func route(for command: String, chipOnly: [String] = [], output: Console) throws -> ChipRoute {
-        guard case .hardware(let path) = source, !direct else { return .direct }
+        guard !direct else { return .direct }
+        let path: String
+        switch source {
+        case .hardware(let bus): path = bus
+        // The simulated chip is the command's own, unless it names an agent to ask.
+        case .simulated: guard socketGiven else { return .direct }
+            path = "simulated"
+        }
         let client: ControlClient
         do {
             client = try ControlClient(path: socketPath)
@@ -85,10 +92,13 @@ extension SensorOptions {
         do { link = try AgentLink(client: client) } catch {
             throw CommandFailure("the agent at \(socketPath) did not answer: \(error)")
         }
-        guard link.owner.bus == path, link.owner.address == address.description else { return .direct }
+        // Another chip than the agent's, named: the command reads that one itself.
+        if (busGiven && link.owner.bus != path) || (addressGiven && link.owner.address != address.description) {
+            return .direct
+        }
         if let flag = chipOnly.first {
             throw UsageError("\(flag) applies when plumb reads the chip itself, but the agent (\(link.owner.who)) owns"
-                + " the chip at \(address) on \(path) and reads it with its own settings (change them over MQTT,"
+                + " the chip at \(link.owner.address) on \(link.owner.bus) and reads it with its own settings (change them over MQTT,"
                 + " P/config/set). Leave \(flag) out, or stop the agent (\(link.owner.howToStop)) and add --direct.")
         }
         return .agent(link)

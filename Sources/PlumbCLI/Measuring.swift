@@ -65,7 +65,7 @@ extension SensorOptions {
     /// (``route(for:chipOnly:output:)``).
     func commandReading(for command: String, parsed: ParsedArguments, mount: Mount, tolerance: Angle = ReadCommand.defaultTolerance,
                         calibrating options: CalibrationOptions, output: Console) throws -> CommandReading {
-        let chipOnly = [OptionSpec.mount.name, "--tolerance", "--raw", "--state-dir"].filter { parsed.has($0) }
+        let chipOnly = [OptionSpec.mount.name, "--tolerance", "--raw", "--state-dir"].filter { parsed.given($0) }
         switch try route(for: command, chipOnly: chipOnly, output: output) {
         case .agent(let agent):
             let reading = try agent.reading()

@@ -44,7 +44,7 @@ struct ReadCommand: Subcommand {
         if watch && count != nil {
             throw UsageError("--count and --watch exclude each other: give one.")
         }
-        let chipOnly = ["--rate", "--average", "--tolerance", "--mount", "--raw", "--state-dir"].filter { parsed.has($0) }
+        let chipOnly = ["--rate", "--average", "--tolerance", "--mount", "--raw", "--state-dir"].filter { parsed.given($0) }
         if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
             return try readThroughAgent(agent, parsed: parsed, unit: parsed.angleUnit(), count: watch ? nil : (count ?? 1),
                                         output: output)

@@ -24,7 +24,7 @@ struct SelfTestCommand: Subcommand {
         let supply = try parsed.double("--supply", in: ADXL345SelfTestLimits.supplyRange, what: "a voltage") ?? 3.3
         let figures: SelfTestFigures
         let source: ReadingSource
-        switch try sensor.route(for: name, chipOnly: ["--supply"].filter { parsed.has($0) }, output: output) {
+        switch try sensor.route(for: name, chipOnly: ["--supply"].filter { parsed.given($0) }, output: output) {
         case .agent(let agent):
             let value = try agent.selfTest()
             do { figures = try JSONDecoder().decode(SelfTestFigures.self, from: Data(JSONValue.object(value).bytes)) } catch {

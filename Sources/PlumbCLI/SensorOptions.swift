@@ -19,6 +19,11 @@ struct SensorOptions {
     var direct: Bool
     /// `--socket`: where the agent answers.
     var socketPath: String
+    /// Which of `--bus`, `--address` and `--socket` were given: an agent is asked about the chip
+    /// they name only (any chip when none is named), and `--socket` asks it even with `--sensor sim`.
+    var busGiven = false
+    var addressGiven = false
+    var socketGiven = false
 
     static let defaultBus = "/dev/i2c-1"
 
@@ -41,6 +46,9 @@ struct SensorOptions {
         }
         direct = parsed.has("--direct")
         socketPath = parsed.string("--socket") ?? ControlProtocol.defaultSocketPath
+        busGiven = parsed.string("--bus") != nil
+        addressGiven = parsed.string("--address") != nil
+        socketGiven = parsed.string("--socket") != nil
         guard !socketPath.isEmpty else { throw UsageError("--socket needs the path of the agent's control socket.") }
         let simulation = try SimulationOptions(parsed)
         if kind == .sim {

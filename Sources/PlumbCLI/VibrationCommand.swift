@@ -65,7 +65,7 @@ struct VibrationCommand: Subcommand {
         } catch {
             throw UsageError("--rate/--window: \(error)")
         }
-        let chipOnly = ["--rate", "--window", "--class", "--threshold"].filter { parsed.has($0) }
+        let chipOnly = ["--rate", "--window", "--class", "--threshold"].filter { parsed.given($0) }
         if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
             return try throughAgent(agent, json: parsed.has("--json"), count: watch ? nil : (count ?? 1), output: output)
         }
@@ -112,12 +112,11 @@ extension VibrationCommand {
         InterruptFlag.install()
         if !json { output.error("windows of \(ReadingSource.agent.text), \(agent.owner.who)") }
         var printed = 0
-        var lastEnd: String?
+        var last: Int?
         while !InterruptFlag.raised && count.map({ printed < $0 }) ?? true {
-            let figures = try agent.vibration()
-            let end = figures[VibrationKey.ts.rawValue]?.stringValue
-            if end != lastEnd {
-                lastEnd = end
+            let (window, figures) = try agent.vibration()
+            if window != last {
+                last = window
                 output.print(json ? JSONValue.object(figures).adding(source: .agent).jsonText : text(agentWindow: figures))
                 printed += 1
             }

@@ -80,7 +80,7 @@ struct WatchCommand: Subcommand {
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
         let chipOnly = ["--rate", "--average-window", "--tolerance", OptionSpec.mount.name, "--raw", "--state-dir", "--class"]
-            .filter { parsed.has($0) }
+            .filter { parsed.given($0) }
         if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
             return try watchThroughAgent(agent, plan: plan, output: output)
         }
