@@ -88,13 +88,29 @@ final class ControlService: ControlHandler {
         }
     }
 
-    /// `watch`: each new reading, at most one per `interval`, until the client goes.
+    /// Seconds a `watch` waits through having no reading (a start, a self-test) before it ends
+    /// with the reason: a sensor fault must not leave a command waiting without end.
+    static let readingPatience = 6.0
+
+    /// `watch`: each new reading, at most one per `interval`, until the client goes, or the
+    /// agent has had no reading for ``readingPatience`` seconds (the error ends the stream).
     private func stream(every interval: Double, to connection: ControlConnection) async {
         var last: Double?
+        var missing = 0.0
         while connection.isOpen {
-            if case .success(let reading) = await core.controlReading(), reading.measurement.time != last {
-                last = reading.measurement.time
-                connection.send(ControlReply.message(ControlReply.reading, ["reading": reading.json]))
+            switch await core.controlReading() {
+            case .success(let reading):
+                missing = 0
+                if reading.measurement.time != last {
+                    last = reading.measurement.time
+                    connection.send(ControlReply.message(ControlReply.reading, ["reading": reading.json]))
+                }
+            case .failure(let failure):
+                missing += interval
+                if missing >= Self.readingPatience {
+                    connection.send(failure.json)
+                    return
+                }
             }
             try? await Task.sleep(for: .seconds(interval))
         }

@@ -30,10 +30,11 @@ final class AgentProcess: Sendable {
     ///   - brokerURL: passed as `--broker`, which replaces the file's brokers; nil leaves them to
     ///     the file (`mqtt.brokers`).
     ///   - yaml: the config file's contents (the device id and state dir are passed as flags).
+    ///   - simulated: false leaves the sensor to the file (`sensor.kind`, `sensor.bus`).
     ///   - stateDirectory: reuse one to test persistence across restarts.
     ///   - launcher: a program and its arguments that run the agent (its path and arguments follow).
     init(brokerURL: String?, deviceID: String = "t" + String(UInt32.random(in: 0...UInt32.max), radix: 36),
-         yaml: String = "", arguments: [String] = [], stateDirectory: String? = nil,
+         yaml: String = "", simulated: Bool = true, arguments: [String] = [], stateDirectory: String? = nil,
          environment: [String: String] = [:], launcher: [String] = []) throws {
         self.deviceID = deviceID
         let directory = FileManager.default.temporaryDirectory
@@ -43,7 +44,7 @@ final class AgentProcess: Sendable {
         configPath = directory + "/plumb.yaml"
         try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
         process = Process()
-        let run = ["run", "--config", configPath, "--sensor", "sim"] + (brokerURL.map { ["--broker", $0] } ?? [])
+        let run = ["run", "--config", configPath] + (simulated ? ["--sensor", "sim"] : []) + (brokerURL.map { ["--broker", $0] } ?? [])
             + ["--device-id", deviceID, "--state-dir", self.stateDirectory] + arguments
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)

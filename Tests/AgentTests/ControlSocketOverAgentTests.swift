@@ -1,0 +1,267 @@
+import BrokerHarness
+import Configuration
+import Foundation
+import PlumbSync
+import Testing
+
+/// `plumb` commands beside a running `plumb run`, through its control socket: readings with its
+/// calibration and `"source": "agent"`, the tumble run in the agent and applied without a reload,
+/// `--direct` refused while the agent holds the chip, and a socket a bad client cannot stall.
+@Suite("The command line through the agent's control socket", .serialized)
+struct ControlSocketOverAgentTests {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `plumb arguments…` off the cooperative pool. `enter` writes a newline to its standard
+    /// input every `enter` seconds (a person pressing Enter), else standard input is empty.
+    static func plumb(_ arguments: [String], enter: Double? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = AgentProcess.binary
+                process.arguments = arguments
+                let out = Pipe(), err = Pipe(), input = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                process.standardInput = enter == nil ? FileHandle.nullDevice : input
+                do { try process.run() } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                if let enter {
+                    Thread.detachNewThread {
+                        while process.isRunning {
+                            Thread.sleep(forTimeInterval: enter)
+                            try? input.fileHandleForWriting.write(contentsOf: Data([0x0A]))
+                        }
+                    }
+                }
+                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+                DispatchQueue.global().asyncAfter(deadline: .now() + TestTimeScale.scaled(timeout), execute: killer)
+                nonisolated(unsafe) var errData = Data()
+                let group = DispatchGroup()
+                group.enter()
+                DispatchQueue.global().async {
+                    errData = err.fileHandleForReading.readDataToEndOfFile()
+                    group.leave()
+                }
+                let outData = out.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
+                process.waitUntilExit()
+                killer.cancel()
+                continuation.resume(returning: Outcome(status: process.terminationStatus,
+                                                       stdout: String(decoding: outData, as: UTF8.self),
+                                                       stderr: String(decoding: errData, as: UTF8.self)))
+            }
+        }
+    }
+
+    static func socketYAML(_ path: String, extra: String = "") -> String {
+        "control:\n  socket: \(path)\n" + extra
+    }
+
+    static func socketPath() -> String {
+        let directory = "/tmp/plumb-sock-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory + "/control.sock"
+    }
+
+    @Test func readAndProbeAnswerFromTheAgentWithItsCalibrationAndSayTheSource() async throws {
+        let broker = try MosquittoBroker.start()
+        let socket = Self.socketPath()
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket),
+                                     arguments: ["--sim-roll", "2", "--sim-seed", "3"])
+        try #require(await agent.waitForLog("control socket \(socket)", timeout: 20))
+        let owner = try String(contentsOfFile: (socket as NSString).deletingLastPathComponent + "/owner.json", encoding: .utf8)
+        #expect(owner.contains("\"pid\":\(agent.process.processIdentifier)"), "\(owner)")
+
+        let read = try await Self.plumb(["read", "--socket", socket, "--json", "--count", "2"])
+        #expect(read.status == 0, "\(read)")
+        let lines = read.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect(line["source"] as? String == "agent")
+            #expect(abs((line["roll"] as? Double ?? 0) - 2) < 0.3, "\(line)")
+        }
+        let text = try await Self.plumb(["read", "--socket", socket])
+        #expect(text.stdout.contains("(agent)") && text.stderr.contains("pid \(agent.process.processIdentifier)"), "\(text)")
+
+        // Through the agent its settings rule: a flag that would reconfigure the chip is refused.
+        let rate = try await Self.plumb(["read", "--socket", socket, "--rate", "800"])
+        #expect(rate.status == 2 && rate.stderr.contains("--rate applies when plumb reads the chip itself"), "\(rate)")
+
+        let probe = try await Self.plumb(["probe", "--socket", socket, "--json"])
+        #expect(probe.status == 0 && probe.stdout.contains("\"source\":\"agent\"") && probe.stdout.contains("0xE5"), "\(probe)")
+        let selftest = try await Self.plumb(["selftest", "--socket", socket, "--json"])
+        #expect(selftest.status == 0 && selftest.stdout.contains("\"passed\":true"), "\(selftest)")
+        // The agent reads on after the self-test.
+        let after = try await Self.plumb(["rise", "1m", "--socket", socket, "--json"])
+        #expect(after.status == 0 && after.stdout.contains("\"source\":\"agent\""), "\(after)")
+
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed at the stop")
+    }
+
+    @Test func malformedHungAndFloodingClientsNeitherCrashNorStallTheAgent() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let socket = Self.socketPath()
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket, extra: "level:\n  heartbeat_s: 1\n"))
+        try #require(await agent.waitForLog("control socket \(socket)", timeout: 20))
+        let p = agent.prefix
+        // A client that connects and never speaks, one that sends garbage, one that floods.
+        let hung = try RawSocket(socket)
+        let garbage = try RawSocket(socket)
+        garbage.write("{\"request\":\"read\",}\n\u{1B}[2J\n{\"request\":\"reboot\"}\n")
+        let flood = try RawSocket(socket)
+        flood.write(String(repeating: "{\"request\":\"read\"}\n", count: 5000))
+        let skip = observer.messages.count
+        let read = try await Self.plumb(["read", "--socket", socket, "--json"])
+        #expect(read.status == 0 && read.stdout.contains("\"source\":\"agent\""), "\(read)")
+        // P/state heartbeats go on meanwhile.
+        #expect(await observer.waitFor(p + "/state", after: skip, timeout: 10) { _ in true } != nil)
+        #expect(agent.isRunning)
+        _ = hung
+        _ = flood
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func theTumbleThroughTheCommandLineRunsInTheAgentAndTheNextStateIsCalibrated() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let socket = Self.socketPath()
+        // Each face long enough to settle and average 2 s, then flat.
+        let script = SixPointOverBrokerTests.faces.map { "face:\($0) 10s" }.joined(separator: ", ") + ", face:+z 600s"
+        let agent = try AgentProcess(brokerURL: broker.url,
+                                     yaml: Self.socketYAML(socket, extra: SixPointOverBrokerTests.quickLevel),
+                                     arguments: SixPointOverBrokerTests.offset + ["--sim-seed", "5", "--sim-script", script])
+        let p = agent.prefix
+        try #require(await observer.waitForJSON(p + "/state", timeout: 20) { $0["stable"] as? Bool == true } != nil)
+        // The person presses Enter every 1.5 s; a face pressed twice is refused and asked again.
+        let calibrate = try await Self.plumb(["calibrate", "six-point", "--socket", socket, "--json"], enter: 1.5,
+                                             timeout: 150)
+        #expect(calibrate.status == 0, "\(calibrate)")
+        #expect(calibrate.stdout.contains("\"source\":\"agent\"") && calibrate.stdout.contains("\"method\":\"six_point\""),
+                "\(calibrate.stdout)")
+        #expect(calibrate.stderr.contains("calibrating through the running agent"))
+        #expect(calibrate.stderr.contains("Lay the device still on that face"))
+        // Applied and saved by the agent, no reload: P/calibration, the file, and a calibrated state.
+        #expect(await observer.waitForJSON(p + "/calibration") { $0["method"] as? String == "six_point" } != nil)
+        #expect(StateStore(directory: agent.stateDirectory).loadCalibration().record?.method == .sixPoint)
+        let read = try await Self.plumb(["read", "--socket", socket, "--json"])
+        #expect(read.stdout.contains("\"method\":\"six_point\""), "\(read)")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func aCalibrationWhoseCommandGoesAwayIsCancelledAndASecondStartIsRefused() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port)
+        let socket = Self.socketPath()
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket, extra: SixPointOverBrokerTests.quickLevel))
+        let p = agent.prefix
+        try #require(await observer.waitForJSON(p + "/state", timeout: 20) { $0["stable"] as? Bool == true } != nil)
+        // A tumble started over the socket and held, then an MQTT start refused naming it.
+        let client = try RawSocket(socket)
+        client.write("{\"request\":\"six_point\",\"action\":\"start\"}\n")
+        let progress = try #require(await client.line(timeout: 10))
+        #expect(progress.contains("\"state\":\"waiting\""), "\(progress)")
+        try observer.publish(p + "/command/calibrate_six_point", "start")
+        let refused = try #require(await observer.waitForJSON(p + "/event") {
+            $0["type"] as? String == "calibration_rejected" && $0["running"] as? String == "six_point"
+        })
+        #expect(refused["started_by"] as? String == "plumb calibrate", "\(refused)")
+        // The socket's client does not hear the refusal of someone else's start.
+        #expect(await client.line(timeout: 1) == nil)
+        // Its command goes away: cancelled, nothing applied.
+        client.close()
+        let cancelled = try #require(await observer.waitForJSON(p + "/event") { $0["cancelled"] as? Bool == true })
+        #expect((cancelled["reason"] as? String)?.contains("went away") == true, "\(cancelled)")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
+    @Test func directIsRefusedWhileTheAgentHoldsTheChipNamingItsPid() async throws {
+        let broker = try MosquittoBroker.start()
+        let socket = Self.socketPath()
+        // A regular file as the bus: the agent takes the chip lock on it, then its I²C open fails
+        // (not an i2c-dev device) and it waits as for any sensor fault, still holding the lock.
+        let bus = (socket as NSString).deletingLastPathComponent + "/i2c-fake"
+        _ = FileManager.default.createFile(atPath: bus, contents: Data())
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket, extra: "sensor:\n  kind: adxl345\n  bus: \(bus)\n"),
+                                     simulated: false)
+        try #require(await agent.waitForLog("sensor fault", timeout: 20))
+        let direct = try await Self.plumb(["read", "--direct", "--bus", bus, "--socket", socket])
+        #expect(direct.status == 1, "\(direct)")
+        #expect(direct.stderr.contains("the agent (pid \(agent.process.processIdentifier)) owns the chip at 0x53 on \(bus)"),
+                "\(direct.stderr)")
+        #expect(direct.stderr.contains("Leave out --direct"))
+        // Without --direct the command asks the agent, which says why it has no reading.
+        let through = try await Self.plumb(["read", "--bus", bus, "--socket", socket], timeout: 30)
+        #expect(through.status == 1 && through.stderr.contains("the sensor is faulty"), "\(through)")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        // Free once the agent is gone: the command reads the "chip" itself (and fails as a file would).
+        let after = try await Self.plumb(["read", "--direct", "--bus", bus])
+        #expect(!after.stderr.contains("owns the chip"), "\(after)")
+    }
+}
+
+/// A raw client of the control socket, for clients no `plumb` command would be.
+final class RawSocket: @unchecked Sendable {
+    // @unchecked: used by one test at a time, never from two threads.
+    let descriptor: Int32
+    var input: [UInt8] = []
+
+    init(_ path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    func close() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line, or nil after `timeout` seconds or at the end; polls and sleeps, never blocks.
+    func line(timeout: Double) async -> String? {
+        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
+        while Date() < deadline {
+            if let newline = input.firstIndex(of: 0x0A) {
+                let line = String(decoding: input[..<newline], as: UTF8.self)
+                input.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                input += chunk[0..<count]
+            } else if count == 0 {
+                return nil
+            } else {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return nil
+    }
+}
