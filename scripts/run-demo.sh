@@ -62,6 +62,9 @@ fi
 echo "broker $url; topics below (Ctrl-C stops)" >&2
 echo "ask the ruler service from another shell:" >&2
 echo "  mosquitto_rr -h $host -p $port -t plumb/demo/request/rise -e replies/me -m '{\"span\":\"1.2m\"}'" >&2
+# The control socket in the demo's own directory (the unit's is /run/plumb/control.sock).
+printf 'control:\n  socket: %s\n' "$work/control.sock" >"$work/plumb.yaml"
+echo "or the command line, through the agent: $BIN read --socket $work/control.sock (watch, probe, calibrate …)" >&2
 # The bubble picture is an SVG of about a kilobyte: shown by its size, not its text.
 setsid mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
 subscriber_pids+=("$!")
@@ -69,7 +72,7 @@ setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG pictu
 subscriber_pids+=("$!")
 # A machine that runs 2 mm/s at 30 Hz (inside the 10–39 Hz band at 100 Hz) for 60 s, then stands
 # 30 s: P/vibration and the running_started/running_stopped events show up too.
-setsid "$BIN" run --sensor sim --sim-motion sweep --sim-vibration z:2@30 --sim-machine 60:30 \
+setsid "$BIN" run --config "$work/plumb.yaml" --sensor sim --sim-motion sweep --sim-vibration z:2@30 --sim-machine 60:30 \
   --broker "$url" --device-id demo --state-dir "$work/state" &
 agent_pid=$!
 # Returns when the agent ends by itself, or at once on Ctrl-C, whose trap stops everything.
