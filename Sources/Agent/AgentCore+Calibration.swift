@@ -46,7 +46,7 @@ extension AgentCore {
     func calibrateReversal(payload: [UInt8]) {
         let text = String(decoding: payload, as: UTF8.self)
         guard let step = ReversalStep(rawValue: String(text.trimmingWhitespace)) else {
-            return rejectReversal(step: text, reason: "\"\(text.escapedForLog)\" is not a step of the reversal; the payloads are"
+            return rejectReversal(step: text, origin: .mqtt, reason: "\"\(text.escapedForLog)\" is not a step of the reversal; the payloads are"
                                   + " \(ReversalStep.list): first on the spot, second after turning the device 180° there.")
         }
         calibrate(reversal: step, from: .mqtt)
@@ -58,14 +58,14 @@ extension AgentCore {
     /// the events go to `P/event` and to every event listener (``addEventListener(_:)``).
     public func calibrate(reversal step: ReversalStep, from origin: CalibrationOrigin) {
         if let refusal = calibrating.refusal(.reversal, from: origin) {
-            return rejectReversal(step: step.rawValue, reason: refusal, running: calibrating.run)
+            return rejectReversal(step: step.rawValue, origin: origin, reason: refusal, running: calibrating.run)
         }
         guard sensor.mayReport, let measurement = pipeline.latest else {
-            return rejectReversal(step: step.rawValue, reason: "there is no current reading (the sensor is starting,"
+            return rejectReversal(step: step.rawValue, origin: origin, reason: "there is no current reading (the sensor is starting,"
                                   + " faulty or running a self-test); send \(step.rawValue) again once it reads.")
         }
         guard measurement.isStable else {
-            return rejectReversal(step: step.rawValue, reason: "the reading is not stable (the device is moving or"
+            return rejectReversal(step: step.rawValue, origin: origin, reason: "the reading is not stable (the device is moving or"
                                   + " shaking); let it settle on the spot and send \(step.rawValue) again.", stable: false)
         }
         switch step {
@@ -83,7 +83,7 @@ extension AgentCore {
             "reading_g": measurement.deviceGravity.jsonG(decimals: 5),
             "stable": .bool(true),
             "next": .string("turn the device 180° about the vertical on the same spot, let it settle, and send second"),
-        ]))
+        ], origins: [origin]))
     }
 
     private func reversalSecond(_ measurement: Measurement, from origin: CalibrationOrigin) {
@@ -94,12 +94,12 @@ extension AgentCore {
             made = try session.finish(second: measurement.deviceGravity, calibration: calibration, mount: settings.mount,
                                       base: calibrationRecord)
         } catch {
-            return rejectReversal(step: ReversalStep.second.rawValue, reason: error.reason)
+            return rejectReversal(step: ReversalStep.second.rawValue, origin: origin, reason: error.reason)
         }
         var details = Self.appliedDetails(made.record, made.result)
         if !save(made.record) { details["persisted"] = .bool(false) }
         useCalibration(made.record)
-        emit(AgentEvent(type: .calibrationApplied, details: details))
+        emit(AgentEvent(type: .calibrationApplied, details: details, origins: [origin]))
     }
 
     /// Saves `record` as `calibration.json`; false (logged) when it could not be written.
@@ -113,7 +113,8 @@ extension AgentCore {
         }
     }
 
-    private func rejectReversal(step: String, reason: String, stable: Bool? = nil, running: CalibrationRun = .none) {
+    private func rejectReversal(step: String, origin: CalibrationOrigin, reason: String, stable: Bool? = nil,
+                                running: CalibrationRun = .none) {
         // The reasons are the agent's own sentences; a payload in one is escaped already.
         log.warning("calibrate_reversal \(step.escapedForLog) refused: \(reason)")
         var details: [String: JSONValue] = ["step": .string(String(step.prefix(100))), "reason": .string(reason)]
@@ -124,7 +125,7 @@ extension AgentCore {
             details["first_kept"] = .bool(calibrating.reversalSession().first != nil)
         }
         details.merge(Self.runningDetails(running)) { $1 }
-        emit(AgentEvent(type: .calibrationRejected, details: details))
+        emit(AgentEvent(type: .calibrationRejected, details: details, origins: [origin]))
     }
 
     /// `running` and `started_by` of a refusal that another calibration caused; empty for none.

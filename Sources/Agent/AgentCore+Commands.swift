@@ -9,82 +9,37 @@ import PlumbDomain
 import Settings
 
 extension AgentCore {
-    /// Routes an incoming message: desired config, or a command.
+    /// Acts on an incoming message as ``InboundRoute`` routes it: desired config, or a command.
     func receive(_ message: MQTTMessage) {
-        if message.payloadLength > message.payload.count,
-           message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
+        let route = InboundRoute(message, topics: topics, sessionResumed: link.sessionResumed,
+                                 homeAssistantStatus: discovery?.options.statusTopic)
+        switch route {
+        case .oversizeConfig(let key):
             // Cut at receipt (``AgentRunner/mqttConfiguration(_:topics:)``): over the limit whatever it holds.
-            return settle(.failure(SettingsRejection(key: topics.configKey(ofSetTopic: message.topic), value: nil,
+            settle(.failure(SettingsRejection(key: key, value: nil,
                 reason: "the message is \(message.payloadLength) bytes; a config message is at most"
                     + " \(LiveSettings.maximumPayloadBytes) bytes (64 KiB).")), clearing: message.topic)
-        }
-        if message.retain, link.sessionResumed, !message.payload.isEmpty,
-           message.topic == topics.configSet || topics.configKey(ofSetTopic: message.topic) != nil {
-            // A resumed session delivered every write made while we were away, queued in write
-            // order and without the retain flag. A retained copy is the broker answering our
-            // re-SUBSCRIBE (MQTT 3.1.1 always re-sends them; MQTT 5 does not, as we ask): of a
-            // write already applied, or queued just before it. Applied after the queued ones, it
-            // would let an older write win. Cleared, so no leftover comes back later.
+        case .retainedCopyOfDeliveredWrite:
+            // Cleared, so no leftover comes back later.
             log.debug("ignored the retained copy on \(message.topic.escapedForLog) of a write the session delivered")
             send(.clear(topic: message.topic))
-        } else if message.topic == topics.configSet {
-            // An empty payload is the deletion of a retained message (ours, below): not a config.
-            guard !message.payload.isEmpty else { return }
-            receiveDesiredConfig(message.payload)
-        } else if let key = topics.configKey(ofSetTopic: message.topic) {
-            guard !message.payload.isEmpty else { return }
-            let result = Result { () throws(SettingsRejection) in try settings.applying(key: key, rawValue: message.payload) }
-            if case .success = result, let key = LiveKey(rawValue: key) {
-                settingsState.writeOrder.record([key], at: environment.wallClock())
-            }
-            settle(result, clearing: message.topic)
-        } else if topics.isUnderConfig(message.topic) {
-            guard !message.payload.isEmpty else { return }
+        case .desiredConfig:
+            let (result, superseded) = settingsState.write(desired: message.payload, now: environment.wallClock())
+            settle(result, clearing: message.topic, superseded: superseded)
+        case .configValue(let key):
+            settle(settingsState.write(key: key, rawValue: message.payload, now: environment.wallClock()),
+                   clearing: message.topic)
+        case .strayConfig:
             refuseConfigTopic(message)
-        } else if let discovery, message.topic == discovery.options.statusTopic {
-            // Home Assistant publishes its birth live; a retained `online` (some set-ups keep one)
-            // would come back at every reconnect and double the re-send that birth already does.
-            if message.payloadString == "online", !message.retain { homeAssistantCameOnline() }
-        } else if let command = topics.commandName(of: message.topic) {
-            // A retained command would fire again at every reconnect: commands are one-shot.
-            guard !message.retain else {
-                log.warning("ignored a retained \(command.escapedForLog) command; publish commands without the retain flag.")
-                return
-            }
+        case .homeAssistantOnline:
+            homeAssistantCameOnline()
+        case .retainedCommand(let command):
+            log.warning("ignored a retained \(command.escapedForLog) command; publish commands without the retain flag.")
+        case .command(let command):
             run(command: command, payload: message.payload)
+        case .ignored:
+            break
         }
-    }
-
-    /// A `P/config/set` object: applied but for the keys a later write already set (when the
-    /// writer stamped it `written_at`; see ``WriteOrder``), which are left as they are.
-    func receiveDesiredConfig(_ payload: [UInt8]) {
-        let now = environment.wallClock()
-        var desired: DesiredConfig
-        do {
-            desired = try LiveSettings.desiredConfig(json: payload)
-        } catch {
-            return settle(.failure(error), clearing: topics.configSet)
-        }
-        if let writtenAt = desired.writtenAt, writtenAt > now + WriteOrder.maximumLead {
-            let ahead = Int(writtenAt - now)
-            return settle(.failure(SettingsRejection(key: DesiredConfig.writtenAtKey, value: "\(writtenAt)", reason:
-                "\"written_at\" is \(ahead) s ahead of the agent's clock; nothing was applied. Check that the writer's"
-                + " clock and the agent's are set (NTP), or leave written_at out.")), clearing: topics.configSet)
-        }
-        var superseded: [LiveKey] = []
-        if let writtenAt = desired.writtenAt {
-            superseded = settingsState.writeOrder.superseded(desired.keys, writtenAt: writtenAt).sorted { $0.rawValue < $1.rawValue }
-            guard superseded.isEmpty || superseded.count < desired.settings.count else {
-                let later = superseded.map { "\($0.rawValue) at \(settingsState.writeOrder.lastWritten($0) ?? 0)" }.joined(separator: ", ")
-                return settle(.failure(SettingsRejection(key: nil, value: nil, reason:
-                    "every key of this write (written_at \(writtenAt)) was written later (\(later)); nothing was"
-                    + " applied: the later write stands.")), clearing: topics.configSet)
-            }
-            for key in superseded { desired.settings.removeValue(forKey: key.rawValue) }
-        }
-        let result = Result { () throws(SettingsRejection) in try settings.applying(desired) }
-        if case .success = result { settingsState.writeOrder.record(desired.keys, at: desired.writtenAt ?? now) }
-        settle(result, clearing: topics.configSet, superseded: superseded)
     }
 
     /// Applies or rejects a desired config, then deletes the retained desired-config message.

@@ -14,7 +14,7 @@ extension AgentCore {
     func calibrateSixPoint(payload: [UInt8]) {
         let text = String(decoding: payload, as: UTF8.self)
         guard let action = SixPointAction(rawValue: String(text.trimmingWhitespace)) else {
-            return rejectSixPoint(action: text, reason: "\"\(text.escapedForLog)\" is not an action of the six-point"
+            return rejectSixPoint(action: text, for: .mqtt, reason: "\"\(text.escapedForLog)\" is not an action of the six-point"
                 + " calibration; the payloads are \(SixPointAction.list): start to begin, next once the device lies"
                 + " still on the next face, cancel to stop and apply nothing.")
         }
@@ -51,15 +51,17 @@ extension AgentCore {
             "method": .string(kind.rawValue), "cancelled": .bool(true), "started_by": .string(origin.description),
             "reason": .string("cancelled: \(origin), which started the \(kind.name), went away (its connection closed);"
                               + " nothing was applied."),
-        ]))
+        ], origins: [origin]))
     }
 
     private func startSixPoint(from origin: CalibrationOrigin, secondsPerFace: Double) {
         if let refusal = calibrating.refusal(.sixPoint, from: origin) {
-            return rejectSixPoint(action: SixPointAction.start.rawValue, reason: refusal, running: calibrating.run)
+            return rejectSixPoint(action: SixPointAction.start.rawValue, for: origin, reason: refusal,
+                                  running: calibrating.run)
         }
         if let hold = sensor.calibrationHold {
-            return rejectSixPoint(action: SixPointAction.start.rawValue, reason: "\(hold); send start again once it reads.")
+            return rejectSixPoint(action: SixPointAction.start.rawValue, for: origin,
+                                  reason: "\(hold); send start again once it reads.")
         }
         let tumble = SixPointTumble(secondsPerFace: secondsPerFace, chip: calibrating.chip, rateHz: settings.sampleRateHz)
         calibrating.run = .sixPoint(tumble, origin: origin)
@@ -71,11 +73,11 @@ extension AgentCore {
     private func nextFace(from origin: CalibrationOrigin) {
         guard case .sixPoint(_, let holder) = calibrating.run else {
             let running = calibrating.refusal(.sixPoint, from: origin).map { " (\($0))" } ?? ""
-            return rejectSixPoint(action: SixPointAction.next.rawValue, reason: "no six-point calibration is running"
+            return rejectSixPoint(action: SixPointAction.next.rawValue, for: origin, reason: "no six-point calibration is running"
                                   + "\(running); send start first.", running: calibrating.run)
         }
         guard holder == origin else {
-            return rejectSixPoint(action: SixPointAction.next.rawValue, reason: "the six-point calibration in progress"
+            return rejectSixPoint(action: SixPointAction.next.rawValue, for: origin, reason: "the six-point calibration in progress"
                                   + " was started by \(holder), which says next; end it with cancel to start your own.",
                                   running: calibrating.run)
         }
@@ -87,7 +89,7 @@ extension AgentCore {
     private func cancelCalibration(by origin: CalibrationOrigin) {
         let run = calibrating.run
         guard let kind = run.kind, let holder = run.origin else {
-            return rejectSixPoint(action: SixPointAction.cancel.rawValue,
+            return rejectSixPoint(action: SixPointAction.cancel.rawValue, for: origin,
                                   reason: "no calibration is in progress: there is nothing to cancel.")
         }
         calibrating.run = .none
@@ -98,7 +100,7 @@ extension AgentCore {
             "started_by": .string(holder.description), "cancelled_by": .string(origin.description),
             "reason": .string("cancelled by \(origin): the \(kind.name)\(started) is over and nothing was applied;"
                               + " the calibration in force stays."),
-        ]))
+        ], origins: [holder, origin]))
     }
 
     /// Hands a raw sample batch to the tumble in progress.
@@ -124,7 +126,7 @@ extension AgentCore {
     private func failSixPoint(because reason: String) {
         guard case .sixPoint(_, let origin) = calibrating.run else { return }
         calibrating.run = .none
-        rejectSixPoint(action: nil, reason: reason, startedBy: origin)
+        rejectSixPoint(action: nil, for: origin, reason: reason, startedBy: origin)
     }
 
     /// Runs `step` on the tumble in progress and reports what it says, in order.
@@ -139,7 +141,8 @@ extension AgentCore {
             switch outcome {
             case .progress(let progress):
                 emit(AgentEvent(type: .calibrationProgress, details: Self.progressDetails(progress, refused: refusal,
-                                                                                          startedBy: origin)))
+                                                                                          startedBy: origin),
+                                origins: [origin]))
                 refusal = nil
             case .refused(let reason):
                 log.info("six-point calibration: \(reason)")
@@ -147,10 +150,10 @@ extension AgentCore {
             case .finished(let record):
                 finishSixPoint(record, startedBy: origin)
             case .failed(let reason):
-                rejectSixPoint(action: nil, reason: reason, startedBy: origin)
+                rejectSixPoint(action: nil, for: origin, reason: reason, startedBy: origin)
             }
         }
-        if let refusal { rejectSixPoint(action: nil, reason: refusal, startedBy: origin) }
+        if let refusal { rejectSixPoint(action: nil, for: origin, reason: refusal, startedBy: origin) }
     }
 
     private func finishSixPoint(_ record: CalibrationRecord, startedBy origin: CalibrationOrigin) {
@@ -162,18 +165,19 @@ extension AgentCore {
         if !save(record) { details["persisted"] = .bool(false) }
         useCalibration(record)
         log.info("six-point calibration applied")
-        emit(AgentEvent(type: .calibrationApplied, details: details))
+        emit(AgentEvent(type: .calibrationApplied, details: details, origins: [origin]))
     }
 
-    private func rejectSixPoint(action: String?, reason: String, running: CalibrationRun = .none,
-                                startedBy origin: CalibrationOrigin? = nil) {
+    /// - Parameter asker: whom it answers (who sent the action, or who started the failed run).
+    private func rejectSixPoint(action: String?, for asker: CalibrationOrigin, reason: String,
+                                running: CalibrationRun = .none, startedBy origin: CalibrationOrigin? = nil) {
         // The reasons are the agent's own sentences; a payload in one is escaped already.
         log.warning("calibrate_six_point\(action.map { " " + $0.escapedForLog } ?? "") refused: \(reason)")
         var details: [String: JSONValue] = ["method": .string(CalibrationKind.sixPoint.rawValue), "reason": .string(reason)]
         if let action { details["action"] = .string(String(action.prefix(100))) }
         if let origin { details["started_by"] = .string(origin.description) }
         details.merge(Self.runningDetails(running)) { $1 }
-        emit(AgentEvent(type: .calibrationRejected, details: details))
+        emit(AgentEvent(type: .calibrationRejected, details: details, origins: [asker]))
     }
 
     /// `calibration_progress`'s details for the tumble: the face (its wire name, `+x` …), its

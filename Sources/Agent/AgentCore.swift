@@ -15,10 +15,15 @@ import Settings
 
 /// The agent: readings, MQTT events, ticks and signals in, MQTT publications out.
 ///
-/// It holds the settings and the connection, and orchestrates value types that each own a
-/// part's state and decisions: ``LevelPipeline`` measures, ``StatePublisher``, ``EventQueue``,
-/// ``HealthReporter``, ``DiscoveryPublisher`` and ``BubblePublisher`` say what goes out and when,
-/// ``ReversalSession`` holds a reversal between its steps. The actor publishes what they return.
+/// A supervisor, not a brain: it orchestrates value types that each own a part's state and
+/// decisions. ``AgentEnvironment`` is what it talks to; ``SettingsState`` the settings and their
+/// write order; ``SensorState`` the sensor's phase and self-test; ``BrokerLink`` the connection;
+/// ``CalibrationState`` the calibration in force and the one in progress (a reversal or a
+/// six-point tumble, and who started it); ``LevelPipeline`` measures and ``VibrationStage``
+/// analyses; ``InboundRoute`` says where a message goes; ``StatePublisher``, ``EventQueue``,
+/// ``HealthReporter``, ``DiscoveryPublisher`` and ``BubblePublisher`` say what goes out and when.
+/// The actor acts on what they return, and every message leaves as a typed ``Publication``
+/// through one outbox, ``send(_:)``.
 ///
 /// An actor, so the sampling thread, the MQTT callbacks, the ticker and signals all reach the
 /// state one at a time. Nothing here blocks: publishing is a non-blocking libmosquitto call.

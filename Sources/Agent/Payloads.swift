@@ -35,11 +35,16 @@ public struct AgentEvent: Sendable {
     public var details: [String: JSONValue]
     /// ISO 8601 UTC with milliseconds, when it happened.
     public var ts: String
+    /// Whom a calibration event concerns: who asked for what it answers, and who started the
+    /// calibration it reports on (a cancel concerns both). Empty for every other event. Not on
+    /// the wire: a listener (``AgentCore/addEventListener(_:)``) forwards what concerns its client.
+    public var origins: Set<CalibrationOrigin>
 
-    public init(type: EventType, details: [String: JSONValue], ts: String? = nil) {
+    public init(type: EventType, details: [String: JSONValue], ts: String? = nil, origins: Set<CalibrationOrigin> = []) {
         self.type = type
         self.details = details
         self.ts = ts ?? timestamp()
+        self.origins = origins
     }
 
     /// The `P/event` message: the details with `type` and `ts`, compact JSON with sorted keys.

@@ -197,18 +197,28 @@ struct AgentCoreSixPointTests {
             .contains("the sensor is faulty") == true, "no tumble starts on a faulty sensor")
     }
 
-    @Test func listenersHearTheEventsWhetherOrNotTheBrokerIsConnected() async throws {
+    @Test func listenersHearTheEventsWhetherOrNotTheBrokerIsConnectedEachSayingWhomItConcerns() async throws {
         let rig = try Rig()
-        let heard = Locked([String]())
-        let id = await rig.core.addEventListener { event in heard.withLock { $0.append(event.type.rawValue) } }
+        let heard = Locked([AgentEvent]())
+        let id = await rig.core.addEventListener { event in heard.withLock { $0.append(event) } }
         await rig.core.handle(Calibration.started)
         await Self.lie(rig, on: .plusZ, seconds: 1)
-        await rig.core.calibrate(sixPoint: .start, from: .controlSocket(client: 1))
-        #expect(heard.withLock { $0 }.contains("calibration_progress"), "\(heard.withLock { $0 })")
+        let client = CalibrationOrigin.controlSocket(client: 1)
+        await rig.core.calibrate(sixPoint: .start, from: client)
+        let progress = try #require(heard.withLock { $0 }.first { $0.type == .calibrationProgress })
+        #expect(progress.origins == [client] && progress.details["state"] == .string("waiting"))
         #expect(rig.mqtt.published(on: rig.topics.event).isEmpty, "nothing on P/event while disconnected")
+        await Self.sixPoint(rig, "start")
+        let refused = try #require(heard.withLock { $0 }.last)
+        #expect(refused.type == .calibrationRejected && refused.origins == [.mqtt],
+                "a refusal answers who asked, not the run's owner")
+        await Self.sixPoint(rig, "cancel")
+        let cancelled = try #require(heard.withLock { $0 }.last)
+        #expect(cancelled.origins == [client, .mqtt], "a cancel concerns who started the run and who ended it")
+        #expect(heard.withLock { $0 }.allSatisfy { !$0.payload.isEmpty })
         await rig.core.removeEventListener(id)
         let count = heard.withLock { $0.count }
-        await rig.core.calibrate(sixPoint: .cancel, from: .controlSocket(client: 1))
+        await rig.core.calibrate(sixPoint: .start, from: client)
         #expect(heard.withLock { $0.count } == count)
     }
 }

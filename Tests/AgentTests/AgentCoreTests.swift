@@ -140,7 +140,7 @@ struct AgentCoreTests {
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.prefix + "/command/zer\no", payload: [])))
         #expect(lines.all == ["unknown command 'zer\\no'; the commands are zero, clear_zero, republish, calibrate_reversal,"
-            + " clear_calibration and selftest."])
+            + " calibrate_six_point, clear_calibration and selftest."])
         #expect(rig.mqtt.publications.isEmpty)
     }
 

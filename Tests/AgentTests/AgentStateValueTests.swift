@@ -125,4 +125,62 @@ struct AgentStateValueTests {
         #expect("\(PublishReason.homeAssistant)" == "home assistant")
         #expect("\(PublishReason.policy(.first))" == "first")
     }
+
+    @Test func anIncomingMessageIsRoutedByItsTopicFlagsAndSize() {
+        let topics = Topics(baseTopic: "plumb", deviceID: "bench")
+        func route(_ topic: String, _ payload: String = "x", retain: Bool = false, resumed: Bool = false,
+                   length: Int? = nil) -> InboundRoute {
+            InboundRoute(MQTTMessage(topic: topic, payload: Array(payload.utf8), retain: retain, payloadLength: length),
+                         topics: topics, sessionResumed: resumed, homeAssistantStatus: "homeassistant/status")
+        }
+        let set = "plumb/bench/config/set"
+        let key = "plumb/bench/config/mount/set"
+        #expect(route(set, "{}") == .desiredConfig)
+        #expect(route(key, "upright") == .configValue(key: "mount"))
+        #expect(route(set, "") == .ignored && route(key, "") == .ignored, "the deletion of our retained message")
+        #expect(route(set, "{", length: 70_000) == .oversizeConfig(key: nil))
+        #expect(route(key, "u", length: 70_000) == .oversizeConfig(key: "mount"))
+        #expect(route(set, "{}", retain: true, resumed: true) == .retainedCopyOfDeliveredWrite)
+        #expect(route(set, "{}", retain: true, resumed: false) == .desiredConfig, "a retained write at a fresh session")
+        #expect(route("plumb/bench/config/nothing", "1") == .strayConfig)
+        #expect(route("plumb/bench/config/nothing", "") == .ignored)
+        #expect(route("homeassistant/status", "online") == .homeAssistantOnline)
+        #expect(route("homeassistant/status", "online", retain: true) == .ignored, "a retained birth is not a restart")
+        #expect(route("homeassistant/status", "offline") == .ignored)
+        #expect(route("plumb/bench/command/calibrate_six_point", "start") == .command("calibrate_six_point"))
+        #expect(route("plumb/bench/command/zero", retain: true) == .retainedCommand("zero"))
+        #expect(route("plumb/other/command/zero") == .ignored)
+        let withoutDiscovery = InboundRoute(MQTTMessage(topic: "homeassistant/status", payload: Array("online".utf8)),
+                                            topics: topics, sessionResumed: false, homeAssistantStatus: nil)
+        #expect(withoutDiscovery == .ignored)
+    }
+
+    @Test func aWriteRecordsItsKeysAndALaterWriteWinsPerKey() throws {
+        var state = SettingsState(LiveSettings(), fromMQTT: false)
+        let one = state.write(key: "level_tolerance", rawValue: Array("0.5".utf8), now: 100)
+        #expect((try? one.get())?.levelTolerance == Angle(degrees: 0.5))
+        #expect(state.writeOrder.lastWritten(.levelTolerance) == 100)
+        #expect(!state.fromMQTT, "a write is not in force until used")
+        let older = state.write(desired: Array(#"{"level_tolerance": 0.2, "heartbeat_s": 10, "written_at": 50}"#.utf8),
+                                now: 200)
+        #expect(older.superseded == [.levelTolerance], "written before the value in force")
+        #expect((try? older.result.get())?.heartbeatS == 10)
+        let stale = state.write(desired: Array(#"{"level_tolerance": 0.2, "written_at": 50}"#.utf8), now: 200)
+        guard case .failure(let rejection) = stale.result else {
+            Issue.record("every key superseded: refused")
+            return
+        }
+        #expect(rejection.reason.contains("the later write stands"))
+        let ahead = state.write(desired: Array(#"{"heartbeat_s": 5, "written_at": 1000}"#.utf8), now: 200)
+        guard case .failure(let future) = ahead.result else {
+            Issue.record("a written_at beyond the allowed lead is refused")
+            return
+        }
+        #expect(future.key == "written_at")
+        guard case .failure = state.write(key: "level_tolerance", rawValue: Array("lots".utf8), now: 300) else {
+            Issue.record("a bad value is refused")
+            return
+        }
+        #expect(state.writeOrder.lastWritten(.levelTolerance) == 100, "a refused write records nothing")
+    }
 }
