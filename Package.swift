@@ -92,7 +92,8 @@ let package = Package(
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "PlumbSync", "Vibration",
+            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
+            "Vibration",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
         // GNU ld with packed relative relocations (DT_RELR, glibc ≥ 2.36, which dpkg-shlibdeps then

@@ -177,8 +177,8 @@ extension AgentRunner {
         guard access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
             // Outside the unit (plumb run by hand) /run/plumb is not there: not an error.
             log.info("control socket off: \(directory) is not there or not writable (the unit's RuntimeDirectory=plumb"
-                + " makes /run/plumb; set control.socket to a directory of yours, or to off). plumb commands read the"
-                + " chip themselves while the agent holds it, and are refused.")
+                + " makes /run/plumb; set control.socket to a directory of yours, or to off). plumb commands cannot work"
+                + " through this agent; it still holds its chip.")
             return nil
         }
         let log = self.log

@@ -14,18 +14,9 @@ final class ControlService: ControlHandler {
     let sampling: SamplingService
     let owner: ChipOwner
     let log: AgentLog
-    /// Whose are the calibration events, for forwarding (``follow(_:)``).
-    struct Audience {
-        /// Per connection that asked for a calibration step: its event listener.
-        var listeners: [Int: Int] = [:]
-        /// The connection whose step the agent is handling now: the events it emits meanwhile
-        /// (a progress, a refusal) answer that step.
-        var asking: Int?
-        /// The connection whose calibration runs: the events the run emits later (a face done,
-        /// the fit) are its, but for refusals of someone else's request (they carry `running`).
-        var holder: Int?
-    }
-    private let audience = Locked(Audience())
+    /// Per connection that asked for a calibration step: its event listener.
+    private let listeners = Locked<[Int: Int]>([:])
+
 
     init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, log: AgentLog) {
         self.core = core
@@ -61,23 +52,17 @@ final class ControlService: ControlHandler {
             connection.send(await selfTest())
         case .sixPoint(let action):
             await follow(connection)
-            audience.withLock { $0.asking = connection.id }
             await core.calibrate(sixPoint: action, from: .controlSocket(client: connection.id))
-            audience.withLock { $0.asking = nil }
         case .reversal(let step):
             await follow(connection)
-            audience.withLock { $0.asking = connection.id }
             await core.calibrate(reversal: step, from: .controlSocket(client: connection.id))
-            audience.withLock { $0.asking = nil }
         }
     }
 
     func closed(_ connection: ControlConnection) async {
-        let listener = audience.withLock { audience -> Int? in
-            if audience.holder == connection.id { audience.holder = nil }
-            return audience.listeners.removeValue(forKey: connection.id)
+        if let listener = listeners.withLock({ $0.removeValue(forKey: connection.id) }) {
+            await core.removeEventListener(listener)
         }
-        if let listener { await core.removeEventListener(listener) }
         await core.calibrationOriginGone(.controlSocket(client: connection.id))
     }
 
@@ -156,40 +141,20 @@ final class ControlService: ControlHandler {
         return ControlReply.message(ControlReply.selftest, ["selftest": .object(details)])
     }
 
-    /// Forwards `connection`'s calibration events to it from now until it closes. Awaited before
-    /// the first step, so the step's own events reach it.
+    /// Forwards `connection`'s calibration events to it from now until it closes: those that
+    /// concern it (``AgentEvent/origins``: it asked, or its run), not another client's refusal.
+    /// Awaited before the first step, so the step's own events reach it.
     private func follow(_ connection: ControlConnection) async {
-        guard audience.withLock({ $0.listeners[connection.id] == nil }) else { return }
-        let audience = self.audience
+        guard listeners.withLock({ $0[connection.id] == nil }) else { return }
+        let origin = CalibrationOrigin.controlSocket(client: connection.id)
         let id = await core.addEventListener { event in
-            guard EventType.calibrationEvents.contains(event.type),
-                  audience.withLock({ $0.claims(event, for: connection.id) }) else { return }
+            guard EventType.calibrationEvents.contains(event.type), event.origins.contains(origin) else { return }
             connection.send(ControlReply.message(ControlReply.event, ["event": .object(event.wireObject)]))
         }
-        audience.withLock { $0.listeners[connection.id] = id }
+        listeners.withLock { $0[connection.id] = id }
         // Gone meanwhile: closed() found nothing to remove.
-        if !connection.isOpen, let id = audience.withLock({ $0.listeners.removeValue(forKey: connection.id) }) {
+        if !connection.isOpen, let id = listeners.withLock({ $0.removeValue(forKey: connection.id) }) {
             await core.removeEventListener(id)
         }
-    }
-}
-
-extension ControlService.Audience {
-    /// Whether `event` is for `connection`: it answers that connection's step, or belongs to the
-    /// run it holds. Notes who holds the run as progress starts and the end ends it.
-    mutating func claims(_ event: AgentEvent, for connection: Int) -> Bool {
-        let ownRun = event.details["started_by"] == .string(CalibrationOrigin.controlSocket(client: connection).description)
-            && event.details["running"] == nil
-        let mine = asking == connection || (holder == connection && ownRun)
-        guard mine else { return false }
-        switch event.type {
-        case .calibrationProgress: holder = connection
-        case .calibrationApplied:
-            holder = nil
-        case .calibrationRejected where event.details["first_kept"] != .bool(true) && event.details["running"] == nil:
-            if holder == connection { holder = nil }
-        default: break
-        }
-        return true
     }
 }

@@ -50,11 +50,14 @@ final class AgentLink {
         }
     }
 
-    /// `probe`: the chip as the agent's driver sees it.
-    func probe() throws(CommandFailure) -> ChipProbeReport {
+    /// `probe`: the chip as the agent's driver sees it, and what its sampler sees of the bus
+    /// (`i2c_mode`, `samples_per_drain`, `sample_rate_hz`).
+    func probe() throws(CommandFailure) -> (report: ChipProbeReport, sampling: [String: JSONValue]) {
         let reply = try call(.probe)
-        guard let value = reply["probe"] else { throw failure(.malformed("probe without probe")) }
-        do { return try JSONDecoder().decode(ChipProbeReport.self, from: Data(value.bytes)) } catch {
+        guard let value = reply["probe"], case .object(let sampling)? = reply["sampling"] else {
+            throw failure(.malformed("probe without probe"))
+        }
+        do { return (try JSONDecoder().decode(ChipProbeReport.self, from: Data(value.bytes)), sampling) } catch {
             throw failure(.malformed("the probe's figures"))
         }
     }

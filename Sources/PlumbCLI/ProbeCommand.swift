@@ -1,4 +1,6 @@
 import Accelerometers
+import Contract
+import StrictJSON
 import I2C
 import PlumbDomain
 
@@ -19,9 +21,10 @@ struct ProbeCommand: Subcommand {
         let sensor = try SensorOptions(parsed)
         let report: ChipProbeReport
         let source: ReadingSource
+        var sampling: [String: JSONValue]?
         switch try sensor.route(for: name, output: output) {
         case .agent(let agent):
-            report = try agent.probe()
+            (report, sampling) = try agent.probe()
             source = .agent
         case .direct:
             let chip = try sensor.open()
@@ -29,7 +32,13 @@ struct ProbeCommand: Subcommand {
             source = .chip
         }
         if parsed.has("--json") {
-            output.print(jsonLine(SourcedReport(report, source: source)))
+            let line = jsonLine(SourcedReport(report, source: source))
+            guard let sampling, case .object(var object)? = try? StrictJSON.parse(Array(line.utf8), allowingScalars: false) else {
+                output.print(line)
+                return 0
+            }
+            object["sampling"] = .object(sampling)
+            output.print(JSONValue.object(object).jsonText)
             return 0
         }
         let transferNote = switch I2CTransferMode(rawValue: report.transfer) {
@@ -50,6 +59,11 @@ struct ProbeCommand: Subcommand {
             offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)
             rate limit   \(RateAdvice.summary)
             """)
+        if let sampling {
+            let perDrain = sampling["samples_per_drain"]?.numberValue.map { fixed($0, 1, signed: false) } ?? "n/a"
+            let rate = sampling["sample_rate_hz"]?.numberValue.map { ParsedArguments.format($0) } ?? "?"
+            output.print("sampling     \(perDrain) samples per FIFO drain at \(rate) Hz (the agent's sampler, since it started)")
+        }
         return 0
     }
     static func modeNote(_ mode: I2CMode) -> String {

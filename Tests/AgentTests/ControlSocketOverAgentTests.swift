@@ -18,11 +18,16 @@ struct ControlSocketOverAgentTests {
     /// Runs `plumb arguments…` off the cooperative pool. `enter` writes a newline to its standard
     /// input every `enter` seconds (a person pressing Enter), else standard input is empty.
     static func plumb(_ arguments: [String], enter: Double? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await plumbCommand([AgentProcess.binary.path] + arguments, enter: enter, timeout: timeout)
+    }
+
+    /// Runs `command` (a program and its arguments) as ``plumb(_:enter:timeout:)`` does.
+    static func plumbCommand(_ command: [String], enter: Double? = nil, timeout: Double = 60) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let process = Process()
-                process.executableURL = AgentProcess.binary
-                process.arguments = arguments
+                process.executableURL = URL(fileURLWithPath: command[0])
+                process.arguments = Array(command.dropFirst())
                 let out = Pipe(), err = Pipe(), input = Pipe()
                 process.standardOutput = out
                 process.standardError = err
@@ -209,6 +214,39 @@ struct ControlSocketOverAgentTests {
         // Free once the agent is gone: the command reads the "chip" itself (and fails as a file would).
         let after = try await Self.plumb(["read", "--direct", "--bus", bus])
         #expect(!after.stderr.contains("owns the chip"), "\(after)")
+    }
+}
+
+extension ControlSocketOverAgentTests {
+    /// A person outside group `plumb` (here `nobody`, with no groups) while the agent holds the
+    /// chip: told to join the group, naming the agent. Needs root to become `nobody`; skipped
+    /// otherwise (CI runs as root).
+    @Test func aUserWhoMayNotUseTheSocketIsToldToJoinGroupPlumb() async throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to run a command as nobody")
+            return
+        }
+        let broker = try MosquittoBroker.start()
+        let socket = Self.socketPath()
+        let directory = (socket as NSString).deletingLastPathComponent
+        chmod(directory, 0o755)
+        let bus = directory + "/i2c-fake"
+        _ = FileManager.default.createFile(atPath: bus, contents: Data(), attributes: [.posixPermissions: 0o666])
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket, extra: "sensor:\n  kind: adxl345\n  bus: \(bus)\n"),
+                                     simulated: false)
+        try #require(await agent.waitForLog("control socket \(socket)", timeout: 20))
+        let outcome = try await Self.plumb(["--bus", bus, "--socket", socket], asNobody: true)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stderr.contains("sudo usermod -aG plumb $USER, then log in again"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the agent (pid \(agent.process.processIdentifier))"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("chown"))
+        #expect(await agent.send(SIGTERM)?.status == 0)
+    }
+
+    /// `plumb read …` as `nobody` without groups.
+    static func plumb(_ arguments: [String], asNobody: Bool) async throws -> Outcome {
+        try await plumbCommand(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                                AgentProcess.binary.path, "read"] + arguments)
     }
 }
 
