@@ -125,7 +125,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
-        .testTarget(name: "ControlTests", dependencies: ["Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
+        .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),

@@ -120,10 +120,10 @@ struct ControlSocketOverAgentTests {
         try #require(await agent.waitForLog("control socket \(socket)", timeout: 20))
         let p = agent.prefix
         // A client that connects and never speaks, one that sends garbage, one that floods.
-        let hung = try RawSocket(socket)
-        let garbage = try RawSocket(socket)
+        let hung = try RawUnixSocket(socket, nonBlocking: true)
+        let garbage = try RawUnixSocket(socket, nonBlocking: true)
         garbage.write("{\"request\":\"read\",}\n\u{1B}[2J\n{\"request\":\"reboot\"}\n")
-        let flood = try RawSocket(socket)
+        let flood = try RawUnixSocket(socket, nonBlocking: true)
         flood.write(String(repeating: "{\"request\":\"read\"}\n", count: 5000))
         let skip = observer.messages.count
         let read = try await Self.plumb(["read", "--socket", socket, "--json"])
@@ -173,7 +173,7 @@ struct ControlSocketOverAgentTests {
         let p = agent.prefix
         try #require(await observer.waitForJSON(p + "/state", timeout: 20) { $0["stable"] as? Bool == true } != nil)
         // A tumble started over the socket and held, then an MQTT start refused naming it.
-        let client = try RawSocket(socket)
+        let client = try RawUnixSocket(socket, nonBlocking: true)
         client.write("{\"request\":\"six_point\",\"action\":\"start\"}\n")
         let progress = try #require(await client.line(timeout: 10))
         #expect(progress.contains("\"state\":\"waiting\""), "\(progress)")
@@ -247,59 +247,5 @@ extension ControlSocketOverAgentTests {
     static func plumb(_ arguments: [String], asNobody: Bool) async throws -> Outcome {
         try await plumbCommand(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
                                 AgentProcess.binary.path, "read"] + arguments)
-    }
-}
-
-/// A raw client of the control socket, for clients no `plumb` command would be.
-final class RawSocket: @unchecked Sendable {
-    // @unchecked: used by one test at a time, never from two threads.
-    let descriptor: Int32
-    var input: [UInt8] = []
-
-    init(_ path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    }
-
-    deinit { Glibc.close(descriptor) }
-
-    func close() { shutdown(descriptor, Int32(SHUT_RDWR)) }
-
-    func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// The next line, or nil after `timeout` seconds or at the end; polls and sleeps, never blocks.
-    func line(timeout: Double) async -> String? {
-        let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
-        while Date() < deadline {
-            if let newline = input.firstIndex(of: 0x0A) {
-                let line = String(decoding: input[..<newline], as: UTF8.self)
-                input.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                input += chunk[0..<count]
-            } else if count == 0 {
-                return nil
-            } else {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        return nil
     }
 }

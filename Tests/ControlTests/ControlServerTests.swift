@@ -1,6 +1,8 @@
+import BrokerHarness
 import Contract
 import Control
 import PlumbSync
+import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -38,64 +40,6 @@ final class EchoHandler: ControlHandler {
     }
 }
 
-/// A raw client: writes bytes, reads lines.
-final class RawClient {
-    let descriptor: Int32
-    var input: [UInt8] = []
-
-    init(_ path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else { throw ControlClient.ConnectFailure.other("connect: \(errno)") }
-    }
-
-    deinit { close(descriptor) }
-
-    func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// The next line, or nil at end of stream or after `timeout` seconds. Polls without blocking
-    /// and sleeps between polls: a blocked test thread would starve the concurrency pool (two
-    /// threads on two cores) that the server's handlers run on.
-    func line(timeout: Double = 5) async -> String? {
-        let deadline = Self.now() + timeout
-        while true {
-            if let newline = input.firstIndex(of: 0x0A) {
-                let line = String(decoding: input[..<newline], as: UTF8.self)
-                input.removeSubrange(...newline)
-                return line
-            }
-            var fds = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard deadline > Self.now() else { return nil }
-            guard poll(&fds, 1, 0) > 0 else {
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
-            input += chunk[0..<count]
-        }
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-}
-
 @Suite("The control socket's server: strict, and no client can stall it")
 struct ControlServerTests {
     private func socketPath(_ name: String) -> String {
@@ -110,7 +54,7 @@ struct ControlServerTests {
         let handler = EchoHandler()
         let server = try ControlServer(path: path, handler: handler, log: { _ in })
         defer { server.stop() }
-        let client = try RawClient(path)
+        let client = try RawUnixSocket(path)
         client.write("{\"request\":\"read\",}\n")
         let error = try #require(await client.line())
         #expect(error.contains("\"reply\":\"error\"") && error.contains("\"code\":\"malformed\""))
@@ -150,9 +94,9 @@ struct ControlServerTests {
         let handler = EchoHandler()
         let server = try ControlServer(path: path, handler: handler, limits: limits, log: { _ in })
         defer { server.stop() }
-        let hung = try RawClient(path)
+        let hung = try RawUnixSocket(path)
         hung.write("{\"request\":")  // half a line, then nothing
-        let other = try RawClient(path)
+        let other = try RawUnixSocket(path)
         other.write("{\"request\":\"hello\"}\n")
         // Answered while the hung client still holds its connection (it is closed at 3 s).
         #expect(await other.line(timeout: 2.5)?.contains("hello") == true)
@@ -167,9 +111,9 @@ struct ControlServerTests {
         let handler = EchoHandler()
         let server = try ControlServer(path: path, handler: handler, log: { _ in })
         defer { server.stop() }
-        let slow = try RawClient(path)
+        let slow = try RawUnixSocket(path)
         slow.write("{\"request\":\"selftest\"}\n{\"request\":\"hello\"}\n")
-        let other = try RawClient(path)
+        let other = try RawUnixSocket(path)
         other.write("{\"request\":\"hello\"}\n")
         #expect(await other.line(timeout: 2)?.contains("hello") == true)
         // The slow client's second request waits behind its first: one in hand at a time.
@@ -185,21 +129,18 @@ struct ControlServerTests {
         let handler = EchoHandler()
         let server = try ControlServer(path: path, handler: handler, log: { _ in })
         defer { server.stop() }
-        let flooder = try RawClient(path)
-        var flags = fcntl(flooder.descriptor, F_GETFL)
-        flags |= O_NONBLOCK
-        _ = fcntl(flooder.descriptor, F_SETFL, flags)
+        let flooder = try RawUnixSocket(path, nonBlocking: true)
         flooder.write(String(repeating: "{\"request\":\"hello\"}\n", count: 20000))
         // A stream nobody reads: dropped once 1 MiB waits.
-        let deaf = try RawClient(path)
+        let deaf = try RawUnixSocket(path)
         deaf.write("{\"request\":\"watch\"}\n")
-        let other = try RawClient(path)
+        let other = try RawUnixSocket(path)
         for _ in 0..<20 {
             other.write("{\"request\":\"hello\"}\n")
             #expect(await other.line(timeout: 2)?.contains("hello") == true)
         }
-        let deadline = RawClient.now() + 10
-        while handler.closes.withLock({ $0 }) == 0 && RawClient.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = Date().addingTimeInterval(10)
+        while handler.closes.withLock({ $0 }) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(handler.closes.withLock { $0 } >= 1)
     }
 
@@ -208,7 +149,7 @@ struct ControlServerTests {
         let path = socketPath("long")
         let server = try ControlServer(path: path, handler: EchoHandler(), log: { _ in })
         defer { server.stop() }
-        let client = try RawClient(path)
+        let client = try RawUnixSocket(path)
         client.write("{\"request\":\"" + String(repeating: "a", count: 70000))
         #expect(await client.line()?.contains("too_long") == true)
         #expect(await client.line(timeout: 2) == nil)
@@ -221,13 +162,13 @@ struct ControlServerTests {
         limits.maximumClients = 2
         let server = try ControlServer(path: path, handler: EchoHandler(), limits: limits, log: { _ in })
         defer { server.stop() }
-        let first = try RawClient(path)
-        let second = try RawClient(path)
+        let first = try RawUnixSocket(path)
+        let second = try RawUnixSocket(path)
         first.write("{\"request\":\"hello\"}\n")
         second.write("{\"request\":\"hello\"}\n")
         #expect(await first.line()?.contains("hello") == true)
         #expect(await second.line()?.contains("hello") == true)
-        let third = try RawClient(path)
+        let third = try RawUnixSocket(path)
         #expect(await third.line()?.contains("\"code\":\"busy\"") == true)
     }
 
@@ -240,8 +181,8 @@ struct ControlServerTests {
         #expect(reply["reply"] == .string("hello"))
         server.stop()
         #expect(throws: ControlClientError.self) { _ = try client.ask(.read, timeout: 2) }
-        let deadline = RawClient.now() + 3
-        while access(path, F_OK) == 0 && RawClient.now() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = Date().addingTimeInterval(3)
+        while access(path, F_OK) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(throws: ControlClient.ConnectFailure.noAgent) { _ = try ControlClient(path: path) }
     }
 }
