@@ -172,7 +172,8 @@ extension StateStore {
     public func loadCalibration() -> (record: CalibrationRecord?, warning: String?) {
         var warnings: [String] = []
         let record = load(Self.calibrationFileName, fallback: "the sensor is used uncalibrated; run plumb calibrate"
-                          + " six-point to calibrate it again", warnings: &warnings) { bytes throws(StateFileProblem) in
+                          + " six-point to calibrate it again", unreadable: "the sensor is used uncalibrated",
+                          warnings: &warnings) { bytes throws(StateFileProblem) in
             try Self.decodeCalibration(bytes)
         }
         return (record, warnings.first)

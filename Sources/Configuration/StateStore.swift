@@ -132,7 +132,10 @@ public struct StateStore: Sendable {
         return result
     }
 
-    func load<Value>(_ name: String, fallback: String, warnings: inout [String],
+    /// - Parameter unreadable: What happens instead when the file is there but cannot be read;
+    ///   `fallback` when nil. (A damaged file's fallback may say to make it again, which does not
+    ///   help one that is only unreadable.)
+    func load<Value>(_ name: String, fallback: String, unreadable: String? = nil, warnings: inout [String],
                              decode: ([UInt8]) throws(StateFileProblem) -> Value) -> Value? {
         let path = directory + "/" + name
         let problem: String
@@ -148,7 +151,7 @@ public struct StateStore: Sendable {
         case .failure(let failure) where failure.tooLargeLimit != nil:
             problem = failure.description
         case .failure(let failure):
-            var warning = "\(path) cannot be read: \(failure.description); \(fallback)."
+            var warning = "\(path) cannot be read: \(failure.description); \(unreadable ?? fallback)."
             if failure.errno == EACCES || failure.errno == EPERM {
                 warning += " " + StatePermissionAdvice.current(for: directory).text(directory: directory, writing: false)
             }

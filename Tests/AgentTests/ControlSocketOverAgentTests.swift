@@ -243,6 +243,24 @@ extension ControlSocketOverAgentTests {
         #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
+    /// A calibration the user may not read: said, with the permission's fix and without advice to
+    /// calibrate again (which would not help), and the readings go on raw.
+    @Test func anUnreadableCalibrationIsNotAdvisedToBeMadeAgain() async throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to run a command as nobody")
+            return
+        }
+        let directory = "/tmp/plumb-unreadable-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "{}".write(toFile: directory + "/calibration.json", atomically: true, encoding: .utf8)
+        chmod(directory, 0o750)
+        let outcome = try await Self.plumb(["--sensor", "sim", "--state-dir", directory], asNobody: true)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stderr.contains("calibration.json cannot be read: permission denied"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("calibrate it again"), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("raw"))
+    }
+
     /// `plumb read …` as `nobody` without groups.
     static func plumb(_ arguments: [String], asNobody: Bool) async throws -> Outcome {
         try await plumbCommand(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
