@@ -183,8 +183,9 @@ extension AgentRunner {
         }
         let log = self.log
         do {
-            let server = try ControlServer(path: path, handler: ControlService(core: core, sampling: sampling, owner: owner,
-                                                                               log: log),
+            let clock = MonotonicPacingClock()
+            let service = ControlService(core: core, sampling: sampling, owner: owner, log: log, clock: { clock.now() })
+            let server = try ControlServer(path: path, handler: service,
                                            log: { log.info($0) })
             try? owner.write(directory: directory)
             log.info("control socket \(path): plumb commands work through the agent")

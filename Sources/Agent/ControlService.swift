@@ -16,9 +16,22 @@ final class ControlService: ControlHandler {
     let log: AgentLog
     /// Per connection that asked for a calibration step: its event listener.
     private let listeners = Locked<[Int: Int]>([:])
+    /// The connections with a `watch` stream: one each, so a client cannot multiply them.
+    private let streams = Locked<Set<Int>>([])
+    /// The last probe and when (monotonic seconds): a probe is a job on the chip, which pauses
+    /// sampling, so a client asking again and again gets the same answer for a while.
+    private let lastProbe = Locked<(time: Double, reply: JSONValue)?>(nil)
+    /// When the last self-test through the socket ended: the next waits ``jobSpacing``.
+    private let lastSelfTest = Locked<Double?>(nil)
+    private let clock: @Sendable () -> Double
+
+    /// Seconds a probe's answer is reused, and between two self-tests asked on the socket.
+    static let jobSpacing = 10.0
 
 
-    init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, log: AgentLog) {
+    init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, log: AgentLog,
+         clock: @escaping @Sendable () -> Double) {
+        self.clock = clock
         self.core = core
         self.sampling = sampling
         self.owner = owner
@@ -37,8 +50,16 @@ final class ControlService: ControlHandler {
         case .read:
             connection.send(await readingReply())
         case .watch(let interval):
-            // Its own task: the next request (none is expected) waits, the stream does not.
-            Task { await self.stream(every: interval, to: connection) }
+            guard streams.withLock({ $0.insert(connection.id).inserted }) else {
+                connection.send(ControlFailure(.inProgress, "this connection already has a watch stream; open another"
+                    + " connection for a second one.").json)
+                return
+            }
+            // Its own task: the next request waits for nothing, the stream goes on beside it.
+            Task {
+                await self.stream(every: interval, to: connection)
+                self.streams.withLock { _ = $0.remove(connection.id) }
+            }
         case .vibration:
             if let window = await core.controlVibrationWindow() {
                 connection.send(ControlReply.message(ControlReply.vibration, ["vibration": window.payload,
@@ -47,9 +68,23 @@ final class ControlService: ControlHandler {
                 connection.send(await core.controlVibrationAbsence().json)
             }
         case .probe:
-            connection.send(await probe())
+            let now = clock()
+            if let last = lastProbe.withLock({ $0 }), now - last.time < Self.jobSpacing {
+                connection.send(last.reply)
+            } else {
+                let reply = await probe()
+                lastProbe.withLock { $0 = (clock(), reply) }
+                connection.send(reply)
+            }
         case .selftest:
-            connection.send(await selfTest())
+            if let last = lastSelfTest.withLock({ $0 }), clock() - last < Self.jobSpacing {
+                connection.send(ControlFailure(.inProgress, "a self-test ran \(Int(clock() - last)) s ago; the socket"
+                    + " runs one every \(Int(Self.jobSpacing)) s at most (each pauses sampling). Ask again in a moment.").json)
+                return
+            }
+            let reply = await selfTest()
+            lastSelfTest.withLock { $0 = clock() }
+            connection.send(reply)
         case .sixPoint(let action):
             await follow(connection)
             await core.calibrate(sixPoint: action, from: .controlSocket(client: connection.id))

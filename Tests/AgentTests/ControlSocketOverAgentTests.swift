@@ -261,6 +261,30 @@ extension ControlSocketOverAgentTests {
         #expect(outcome.stdout.contains("raw"))
     }
 
+    /// A client repeating what costs the chip gets no more of it: one watch stream per connection,
+    /// a probe answered again from the last one, self-tests spaced.
+    @Test func repeatedStreamsProbesAndSelfTestsAreBounded() async throws {
+        let broker = try MosquittoBroker.start()
+        let socket = Self.socketPath()
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket))
+        try #require(await agent.waitForLog("sensor running", timeout: 20))
+        let client = try RawUnixSocket(socket)
+        client.write("{\"request\":\"watch\",\"interval_s\":1}\n{\"request\":\"watch\"}\n")
+        var lines: [String] = []
+        while lines.count < 3, let line = await client.line(timeout: 10) { lines.append(line) }
+        #expect(lines.contains { $0.contains("already has a watch stream") }, "\(lines)")
+        let prober = try RawUnixSocket(socket)
+        prober.write(String(repeating: "{\"request\":\"probe\"}\n", count: 20))
+        for _ in 0..<20 { #expect(await prober.line(timeout: 10)?.contains("\"reply\":\"probe\"") == true) }
+        // One job on the chip for the twenty: sampling resumed once.
+        try await Task.sleep(for: .seconds(1))
+        #expect(agent.stderr.components(separatedBy: "sampling resumed").count - 1 == 1, "\(agent.stderr)")
+        prober.write("{\"request\":\"selftest\"}\n{\"request\":\"selftest\"}\n")
+        #expect(await prober.line(timeout: 15)?.contains("\"reply\":\"selftest\"") == true)
+        #expect(await prober.line(timeout: 5)?.contains("a self-test ran") == true)
+        #expect(await agent.send(SIGTERM)?.status == 0)
+    }
+
     /// `plumb read …` as `nobody` without groups.
     static func plumb(_ arguments: [String], asNobody: Bool) async throws -> Outcome {
         try await plumbCommand(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
