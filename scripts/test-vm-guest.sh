@@ -43,8 +43,8 @@ wait_retained() { # wait_retained TOPIC PAYLOAD SECONDS
 }
 main_pid() { systemctl show -p MainPID --value plumb; }
 cursor() { journalctl --show-cursor -n 0 -q | sed -n 's/^-- cursor: //p'; }
-as_user() { # as_user NAME COMMAND...: the user's own groups, as after a login
-    runuser -u "$1" -- "${@:2}"
+as_user() { # as_user NAME COMMAND...: as the README's sudo -u, with the user's own groups
+    sudo -u "$1" -- "${@:2}"
 }
 
 # ---- The chip: i2c-stub at 0x53 with an ADXL345's registers ----------------------------------
@@ -61,6 +61,56 @@ le16() { local v=$(( $1 & 0xffff )); printf '0x%02x 0x%02x' $((v & 0xff)) $((v >
 # the agent never reads half a vector.
 gravity() { # shellcheck disable=SC2046
     stub_set 0x32 $(le16 "$1") $(le16 "$2") $(le16 "$3") i
+}
+# run_tumble WHAT USER: plumb calibrate six-point --json as USER, the faces turned as a person
+# would: at each prompt the chip's gravity for the next face is written into the stub, then
+# Enter is pressed. Without prompts (standard input is no terminal and the command takes each
+# face once still after a move) the same writes drive it. The faces start with the one the chip
+# lies on (+z), as a person starts. Sets cal_faces (faces done) and cal_rc; output in /tmp/cal.*.
+run_tumble() {
+    local what=$1 user=$2 face name x y z want end prompting=unknown cal
+    local faces=("+z 0 0 256" "-x -256 0 0" "+y 0 256 0" "-z 0 0 -256" "+x 256 0 0" "-y 0 -256 0")
+    rm -f /tmp/cal.in; mkfifo -m 0666 /tmp/cal.in
+    : >/tmp/cal.out; : >/tmp/cal.err; chmod 0666 /tmp/cal.out /tmp/cal.err
+    gravity 0 0 256
+    as_user "$user" timeout 300 plumb calibrate six-point --json </tmp/cal.in >/tmp/cal.out 2>/tmp/cal.err &
+    cal=$!
+    exec 4>/tmp/cal.in
+    cal_faces=0
+    prompts() { grep -ci 'press enter' /tmp/cal.err; }
+    for face in "${faces[@]}"; do
+        read -r name x y z <<<"$face"
+        # The prompt for this face (one more "Press Enter"): up to 30 s for the first, which
+        # also tells whether the command prompts at all.
+        want=$((cal_faces + 1)) end=$((SECONDS + 30))
+        if [[ $prompting != no ]]; then
+            while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && (($(prompts) < want)); do
+                [[ $prompting == unknown ]] && grep -qi ': done' /tmp/cal.err && break
+                sleep 0.5
+            done
+            (($(prompts) >= want)) && prompting=yes || prompting=no
+        fi
+        kill -0 "$cal" 2>/dev/null || break
+        gravity "$x" "$y" "$z"
+        sleep 0.5
+        echo >&4
+        end=$((SECONDS + 60))
+        while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && ! grep -qi -- "^ *$name up: done" /tmp/cal.err; do
+            sleep 0.5
+        done
+        grep -qi -- "^ *$name up: done" /tmp/cal.err || break
+        cal_faces=$((cal_faces + 1))
+    done
+    exec 4>&-
+    cal_rc=0; wait "$cal" || cal_rc=$?
+    gravity 0 0 256
+    note "     ${what}plumb calibrate six-point: prompts: $prompting; last lines: $(oneline "$(tail -n 3 /tmp/cal.err)")"
+    check "${what}plumb calibrate six-point takes all six faces written into the stub" \
+        "$cal_faces of 6 faces, exit $cal_rc: $(oneline "$(tail -n 4 /tmp/cal.err)")" \
+        test "$cal_faces" -eq 6 -a "$cal_rc" -eq 0
+    check "${what}plumb calibrate six-point reports the result (--json, method six_point)" \
+        "stdout: $(oneline "$(cat /tmp/cal.out)")" \
+        jq -e -s 'length > 0 and .[-1].method == "six_point"' /tmp/cal.out >/dev/null 2>&1
 }
 stub_set 0x00 0xe5 b            # DEVID
 gravity 0 0 256                  # flat, face up
@@ -141,6 +191,7 @@ journalctl -u plumb --after-cursor="$clean_from" --no-pager -o cat | head -n 30 
 # The service runs, then a reload (SIGHUP re-reads the config) and a stop.
 sleep $(( RUN_SECONDS - (SECONDS - started_at) > 0 ? RUN_SECONDS - (SECONDS - started_at) : 0 ))
 pid_before=$(main_pid)
+note "     the agent's threads' nice values (count, value): $(ps -L -o nice= -p "$pid_before" | sort -n | uniq -c | tr -s ' ' | paste -sd, -)"
 reload_out=$(timeout 30 systemctl reload plumb 2>&1); reload_rc=$?
 check "systemctl reload plumb (after $((SECONDS - started_at)) s running)" "exit $reload_rc: $(oneline "$reload_out")" \
     test "$reload_rc" -eq 0
@@ -165,6 +216,13 @@ else
         "$(wc -l <<<"$bad") such lines"
     sed 's/^/     | /' <<<"$bad" | sort | uniq -c | sed 's/^ *//; s/^/     | ×/' >&3
 fi
+
+# ---- The tumble on the chip itself, the service stopped (README, plumb calibrate) ------------
+# As the README says today for a user: as the plumb user, with the agent stopped. It checks the
+# tumble on a real kernel's adapter; the calibration is removed again so that the one made
+# through the agent below is the only one.
+run_tumble "the service stopped, sudo -u plumb: " plumb
+rm -f /var/lib/plumb/calibration.json
 
 # ---- The command line beside the running service (issue 18, items 1, 2) ---------------------
 timeout 60 systemctl start plumb
@@ -192,40 +250,7 @@ check "$SOCKET_MARK bob (group i2c only): plumb read tells him sudo usermod -aG 
     "exit $bob_rc: $(oneline "$bob_out")" \
     grep -q 'usermod -aG plumb' <<<"$bob_out"
 
-# plumb calibrate six-point as alice, through the agent: at each prompt the chip is turned (its
-# gravity written into the stub, as the person would lay it) and Enter pressed. The faces in
-# SixPointProcedure's order of description; any order is accepted.
-faces=("+x 256 0 0" "-x -256 0 0" "+y 0 256 0" "-y 0 -256 0" "+z 0 0 256" "-z 0 0 -256")
-rm -f /tmp/cal.in; mkfifo -m 0666 /tmp/cal.in
-: >/tmp/cal.out; : >/tmp/cal.err; chmod 0666 /tmp/cal.out /tmp/cal.err
-as_user alice timeout 300 plumb calibrate six-point --json </tmp/cal.in >/tmp/cal.out 2>/tmp/cal.err &
-cal=$!
-exec 4>/tmp/cal.in
-cal_faces=0
-prompts() { grep -ci 'press enter' /tmp/cal.err; }
-for face in "${faces[@]}"; do
-    read -r name x y z <<<"$face"
-    # Wait for the prompt for this face (a new "Press Enter"), or the command's end.
-    want=$((cal_faces + 1)) end=$((SECONDS + 60))
-    while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && (($(prompts) < want)); do sleep 0.5; done
-    kill -0 "$cal" 2>/dev/null || break
-    gravity "$x" "$y" "$z"
-    sleep 0.5
-    echo >&4
-    end=$((SECONDS + 60))
-    while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && ! grep -qi -- "^ *$name up: done" /tmp/cal.err; do sleep 0.5; done
-    grep -qi -- "^ *$name up: done" /tmp/cal.err || break
-    cal_faces=$((cal_faces + 1))
-done
-exec 4>&-
-cal_rc=0; wait "$cal" || cal_rc=$?
-gravity 0 0 256
-check "$SOCKET_MARK alice: plumb calibrate six-point prompts face by face and takes all six through the agent" \
-    "$cal_faces of 6 faces, exit $cal_rc: $(oneline "$(tail -n 4 /tmp/cal.err)")" \
-    test "$cal_faces" -eq 6 -a "$cal_rc" -eq 0
-check "$SOCKET_MARK alice: the calibration's result is reported (six_point)" \
-    "stdout: $(oneline "$(cat /tmp/cal.out)")" \
-    jq -e -s 'length > 0 and .[-1].method == "six_point"' /tmp/cal.out >/dev/null 2>&1
+run_tumble "$SOCKET_MARK alice, through the agent: " alice
 calibration=$(retained calibration)
 check "$SOCKET_MARK P/calibration shows the six-point calibration without a reload" \
     "P/calibration: $(oneline "$calibration")" \
