@@ -114,7 +114,10 @@ run_tumble() {
 }
 stub_set 0x00 0xe5 b            # DEVID
 gravity 0 0 256                  # flat, face up
-stub_set 0x39 0x01 b            # FIFO_STATUS: one entry (i2c-stub never pops it)
+# FIFO_STATUS: 10 entries, the watermark the driver sets at 100 Hz, so each drain (about every
+# 0.1 s) finds 10 and the agent sees about 100 samples a second (i2c-stub never pops the FIFO;
+# fewer would slow every average, 32 or more would read as an overrun).
+stub_set 0x39 0x0a b
 check "i2c-stub answers on $BUS at 0x53 with DEVID 0xe5" "i2cget read $(i2cget -y "$N" 0x53 0x00 b 2>&1)" \
     test "$(i2cget -y "$N" 0x53 0x00 b 2>&1)" = 0xe5
 check "$BUS is group i2c, mode 0660 (i2c-tools' udev rule)" "$(stat -c '%G %a' "$BUS")" \
@@ -182,6 +185,7 @@ for _ in $(seq 20); do
 done
 check "P/health says i2c_mode smbus" "P/health: $(oneline "$health")" \
     jq -e '.i2c_mode == "smbus"' <<<"$health" >/dev/null 2>&1
+note "     P/health: $(jq -c '{sample_rate_hz, samples, dropped, i2c_errors, i2c_mode}' <<<"$health" 2>/dev/null)"
 journal_out=$(journalctl -u plumb -b --no-pager -o cat 2>&1)
 check "journalctl -u plumb shows the service's start" "$(oneline "$(tail -n 5 <<<"$journal_out")")" \
     grep -q 'Started plumb.service' <<<"$journal_out"

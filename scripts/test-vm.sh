@@ -136,13 +136,14 @@ mkfs.ext4 -q -F -L plumb-payload -d "$work/payload" "$work/payload.img" 64M
 accel=(-accel tcg)
 if [[ $kvm == 1 ]]; then
     [[ -r /dev/kvm && -w /dev/kvm ]] || die "PLUMB_VM_KVM=1 but /dev/kvm is not usable here"
-    accel=(-accel kvm -cpu host)
+    # Not -cpu host: nested, QEMU 7.2 aborts setting MSR 0x10a (arch-capabilities) with it.
+    accel=(-accel kvm)
 fi
 say "booting the guest ($([[ $kvm == 1 ]] && echo KVM || echo 'software emulation, TCG'); boot timeout ${boot_timeout} s)"
 boot_started=$(date +%s)
 qemu-system-x86_64 "${accel[@]}" -m 1536 -smp 2 -nodefaults -no-reboot -display none \
     -kernel "$image_dir/vmlinuz" -initrd "$image_dir/initrd.img" \
-    -append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.show_status=1" \
+    -append "root=/dev/vda rw console=ttyS0 earlyprintk=serial,ttyS0 panic=-1 systemd.show_status=1" \
     -drive "file=$image_dir/root.img,format=raw,if=virtio,snapshot=on" \
     -drive "file=$work/payload.img,format=raw,if=virtio" \
     -nic none -serial "file:$work/console.log" \
@@ -177,11 +178,13 @@ while :; do
     now=$(date +%s)
     if ! kill -0 "$qemu" 2>/dev/null; then
         host_check FAIL "the guest: QEMU exited before the checks ended (see .build/vm/console.log, qemu.log)"
+        sed 's/^/     | /' "$work/qemu.log"
         break
     fi
     if ((!booted && now - boot_started > boot_timeout)); then
         host_check FAIL "the guest booted: no check started within ${boot_timeout} s (boot timeout); the console's last lines:"
-        tail -n 5 "$work/console.log" | tr -d '\r' | sed 's/^/     | /'
+        if [[ -s $work/console.log ]]; then tail -n 5 "$work/console.log" | tr -d '\r' | sed 's/^/     | /'
+        else echo "     | (nothing: it hung before the kernel wrote to the serial console)"; fi
         [[ $kvm == 1 ]] && echo "     (nested KVM is known to hang at boot here; the default, software emulation, does not)"
         break
     fi
@@ -191,8 +194,11 @@ while :; do
     fi
     sleep 1
 done
-# The guest powers off after its last line; give it a moment, then stop it anyway.
-for _ in $(seq 30); do kill -0 "$qemu" 2>/dev/null || break; sleep 1; done
+# The guest sends its journal and powers off after its last line; give it a moment, then stop
+# it anyway (at once when it never got there).
+if ((finished)); then
+    for _ in $(seq 60); do kill -0 "$qemu" 2>/dev/null || break; sleep 1; done
+fi
 stop_qemu
 trap - EXIT
 
