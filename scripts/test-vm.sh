@@ -94,9 +94,12 @@ if [[ -n ${PLUMB_VM_REBUILD:-} ]]; then rm -rf --one-file-system "$image_dir"; f
 if [[ -f $image_dir/root.img && -f $image_dir/vmlinuz && -f $image_dir/initrd.img ]]; then
     say "guest image cached: $image_dir (key $key; PLUMB_VM_REBUILD=1 builds it again)"
 else
-    # Other keys are images of an older package list or recipe: no use any more.
+    # Other keys are images of an older package list or recipe: no use any more. Only what this
+    # script made (16 hex digits, and .root/.tmp/.debootstrap.log) goes, whatever else is there.
     mkdir -p "$cache"
-    find "$cache" -mindepth 1 -maxdepth 1 ! -name "$key*" -exec rm -rf --one-file-system {} +
+    find "$cache" -mindepth 1 -maxdepth 1 -regextype posix-extended \
+        -regex '.*/[0-9a-f]{16}(\.root|\.tmp|\.debootstrap\.log)?' ! -name "$key*" \
+        -exec rm -rf --one-file-system {} +
     root=$cache/$key.root
     rm -rf --one-file-system "$root" "$image_dir"
     say "debootstrap $suite (minbase) with ${packages//,/ }"
