@@ -33,7 +33,7 @@ help:
 	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
 	@echo "make test-fresh  (root) make test on a fresh Debian 12 root from git clone: the bare-clone acceptance test"
 	@echo "make test-vm  (root) the package in a Debian 12 guest under QEMU with a real systemd and kernel (i2c-stub as the chip):"
-	@echo "            the README's Pi steps, one line per check (about 6 minutes, the first 9; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
+	@echo "            the README's Pi steps, one line per check (about 3½ minutes, the first 4½; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 

@@ -5,7 +5,7 @@
 # standing in for the ADXL345, then the README's 'Install on a Raspberry Pi' steps on the
 # package make deb built, one line per check.
 #
-#   sudo make test-vm                    # software emulation (TCG): about 6 minutes, 10 the first time
+#   sudo make test-vm                    # software emulation (TCG): about 3½ minutes, 4½ the first time
 #   PLUMB_VM_KVM=1 make test-vm          # hardware virtualization (nested KVM can hang at boot)
 #   PLUMB_VM_CACHE=/var/tmp/x            # where the guest image is cached (default /var/tmp/plumb-vm)
 #   PLUMB_VM_REBUILD=1                   # build the guest image again even if one is cached
