@@ -68,7 +68,7 @@ gravity() { # shellcheck disable=SC2046
 # face once still after a move) the same writes drive it. The faces start with the one the chip
 # lies on (+z), as a person starts. Sets cal_faces (faces done) and cal_rc; output in /tmp/cal.*.
 run_tumble() {
-    local what=$1 user=$2 face name x y z want end prompting=unknown cal
+    local what=$1 user=$2 face name x y z want end prompting=unknown cal answered
     local faces=("+z 0 0 256" "-x -256 0 0" "+y 0 256 0" "-z 0 0 -256" "+x 256 0 0" "-y 0 -256 0")
     rm -f /tmp/cal.in; mkfifo -m 0666 /tmp/cal.in
     : >/tmp/cal.out; : >/tmp/cal.err; chmod 0666 /tmp/cal.out /tmp/cal.err
@@ -78,6 +78,14 @@ run_tumble() {
     exec 4>/tmp/cal.in
     cal_faces=0
     prompts() { grep -ci 'press enter' /tmp/cal.err; }
+    # face_done NAME PROMPTS: the face is taken: a line says so ("+x up: done", the command on
+    # the chip), or a prompt came after the one answered (PROMPTS) and its "to do" list no longer
+    # names it (through the agent, which prints the progress bar and the next prompt).
+    face_done() {
+        grep -qi -- "$1 up: done" /tmp/cal.err && return 0
+        (($(prompts) > $2)) || return 1
+        [[ $(grep -o 'to do: [^)]*' /tmp/cal.err | tail -n 1) != *"$1 up"* ]]
+    }
     for face in "${faces[@]}"; do
         read -r name x y z <<<"$face"
         # The prompt for this face (one more "Press Enter"): up to 30 s for the first, which
@@ -93,18 +101,29 @@ run_tumble() {
         kill -0 "$cal" 2>/dev/null || break
         gravity "$x" "$y" "$z"
         sleep 0.5
+        answered=$(prompts)
         echo >&4
         end=$((SECONDS + 60))
-        while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && ! grep -qi -- "^ *$name up: done" /tmp/cal.err; do
+        while ((SECONDS < end)) && kill -0 "$cal" 2>/dev/null && ! face_done "$name" "$answered"; do
             sleep 0.5
         done
-        grep -qi -- "^ *$name up: done" /tmp/cal.err || break
-        cal_faces=$((cal_faces + 1))
+        if face_done "$name" "$answered"; then
+            cal_faces=$((cal_faces + 1))
+        elif ((cal_faces == 5)) && ! kill -0 "$cal" 2>/dev/null; then
+            # The last face: through the agent no prompt follows; the command ends with the result.
+            cal_faces=6
+        else
+            break
+        fi
     done
     exec 4>&-
     cal_rc=0; wait "$cal" || cal_rc=$?
+    ((cal_faces == 6 && cal_rc != 0)) && cal_faces=5   # it did not end well after the last face
     gravity 0 0 256
-    note "     ${what}plumb calibrate six-point: prompts: $prompting; last lines: $(oneline "$(tail -n 3 /tmp/cal.err)")"
+    note "     ${what}plumb calibrate six-point: prompts: $prompting; stderr (progress bars left out):"
+    tr '\r' '\n' </tmp/cal.err | grep -v '^ *averaging .*\] *[0-9]* %$' | grep -v '^ *$' | tail -n 30 \
+        | sed 's/^/     | /' >&3
+    note "     | stdout: $(oneline "$(cat /tmp/cal.out)")"
     check "${what}plumb calibrate six-point takes all six faces written into the stub" \
         "$cal_faces of 6 faces, exit $cal_rc: $(oneline "$(tail -n 4 /tmp/cal.err)")" \
         test "$cal_faces" -eq 6 -a "$cal_rc" -eq 0
