@@ -11,8 +11,8 @@
 # reload, stop; then the command line beside the service, kill -9 and the watchdog, and purge.
 #
 # Checks marked [control socket] test issue 18's contract for the agent's control socket
-# (/run/plumb/control.sock, the command line through the running agent); they fail until that
-# work lands.
+# (/run/plumb/control.sock, the command line through the running agent); they were written
+# before that work landed, against the issue, and fail on a tree without it.
 set -u
 payload=/mnt/plumb-vm
 # shellcheck source=/dev/null
