@@ -41,6 +41,15 @@ wait_retained() { # wait_retained TOPIC PAYLOAD SECONDS
     while ((SECONDS < end)); do [[ $(retained "$1") == "$2" ]] && return 0; sleep 1; done
     return 1
 }
+retained_when() { # retained_when TOPIC JQ-FILTER SECONDS: the retained JSON once the filter holds, else the last
+    local end=$((SECONDS + $3)) message
+    while :; do
+        message=$(retained "$1")
+        if jq -e "$2" >/dev/null 2>&1 <<<"$message" || ((SECONDS >= end)); then break; fi
+        sleep 1
+    done
+    printf '%s\n' "$message"
+}
 main_pid() { systemctl show -p MainPID --value plumb; }
 cursor() { journalctl --show-cursor -n 0 -q | sed -n 's/^-- cursor: //p'; }
 as_user() { # as_user NAME COMMAND...: as the README's sudo -u, with the user's own groups
@@ -185,23 +194,13 @@ restart_out=$(timeout 60 systemctl restart plumb 2>&1); restart_rc=$?
 check "systemctl restart plumb" "exit $restart_rc: $(oneline "$restart_out")" test "$restart_rc" -eq 0
 check "plumb.service is active after the restart" "$(systemctl is-active plumb)" systemctl -q is-active plumb
 check "P/status is online (retained)" "it is '$(retained status)'" wait_retained status online 20
-state=""
-for _ in $(seq 15); do
-    state=$(retained state)
-    jq -e '.sensor == "ok" and .roll != null' >/dev/null 2>&1 <<<"$state" && break
-    sleep 1
-done
+state=$(retained_when state '.sensor == "ok" and .roll != null' 15)
 check "P/state has a reading (sensor ok, roll and pitch)" "P/state: $(oneline "$state")" \
     jq -e '.sensor == "ok" and .roll != null and .pitch != null' <<<"$state" >/dev/null 2>&1
 check "P/state reads the stub's flat gravity (0, 0, 1 g; tilt under 0.1°)" "P/state: $(oneline "$state")" \
     jq -e '(.gravity.z - 1 | fabs) < 0.01 and (.gravity.x | fabs) < 0.01 and (.gravity.y | fabs) < 0.01 and (.tilt | fabs) < 0.1' \
     <<<"$state" >/dev/null 2>&1
-health=""
-for _ in $(seq 20); do
-    health=$(retained health)
-    jq -e '.i2c_mode != null' >/dev/null 2>&1 <<<"$health" && break
-    sleep 1
-done
+health=$(retained_when health '.i2c_mode != null' 20)
 check "P/health says i2c_mode smbus" "P/health: $(oneline "$health")" \
     jq -e '.i2c_mode == "smbus"' <<<"$health" >/dev/null 2>&1
 note "     P/health: $(jq -c '{sample_rate_hz, samples, dropped, i2c_errors, i2c_mode}' <<<"$health" 2>/dev/null)"
