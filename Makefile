@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh test-vm clean help
 
 all: build
 
@@ -32,6 +32,8 @@ help:
 	@echo "make test-deb  (root) lintian, then install, upgrade, remove and purge the package, checking each step"
 	@echo "make check-deploy  rate the unit's exposure (at most 2.0), verify it, run the agent in its sandbox"
 	@echo "make test-fresh  (root) make test on a fresh Debian 12 root from git clone: the bare-clone acceptance test"
+	@echo "make test-vm  (root) the package in a Debian 12 guest under QEMU with a real systemd and kernel (i2c-stub as the chip):"
+	@echo "            the README's Pi steps, one line per check (about 3½ minutes, the first 4½; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -129,6 +131,13 @@ check-deploy: deb deb-deps
 # make, clone HEAD into it and run `make test` there (about 10 minutes; not part of `make test`).
 test-fresh: toolchain
 	@./scripts/test-fresh-debian.sh
+
+# The package on a real systemd and a real kernel (README, 'Tests on a real systemd and kernel'):
+# debootstrap a Debian 12 guest (cached in /var/tmp/plumb-vm), boot it under QEMU, software
+# emulation unless PLUMB_VM_KVM=1, and run the README's Raspberry Pi steps in it with i2c-stub
+# standing in for the ADXL345. Not part of `make test`.
+test-vm: deb
+	@./scripts/test-vm.sh
 
 clean:
 	$(SWIFT) package clean

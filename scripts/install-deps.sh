@@ -8,12 +8,13 @@
 #   scripts/install-deps.sh deb-checks   and what the package's checks need (test-deb, check-deploy)
 #   scripts/install-deps.sh interop      and RabbitMQ, the second broker make test-interop runs against
 #   scripts/install-deps.sh chaos        and what make chaos needs (libfaketime, for the clock jump)
+#   scripts/install-deps.sh vm           and what make test-vm needs (debootstrap, QEMU, mkfs.ext4)
 set -euo pipefail
 
 set_name=${1:-test}
 case $set_name in
-  test|deb|deb-checks|interop|chaos) ;;
-  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks, interop or chaos" >&2; exit 2 ;;
+  test|deb|deb-checks|interop|chaos|vm) ;;
+  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks, interop, chaos or vm" >&2; exit 2 ;;
 esac
 
 # package name -> a check that succeeds when it is already present
@@ -36,6 +37,14 @@ declare -A check=(
 if [ "$set_name" = chaos ]; then
   # The clock-jump scenario preloads it into the agent to move its wall clock.
   check+=([libfaketime]="test -e /usr/lib/$(uname -m)-linux-gnu/faketime/libfaketime.so.1")
+fi
+if [ "$set_name" = vm ]; then
+  # make test-vm: a Debian 12 guest root, its disk image, and the emulator that boots it.
+  check+=(
+    [debootstrap]="command -v debootstrap"
+    [qemu-system-x86]="command -v qemu-system-x86_64"
+    [e2fsprogs]="command -v mkfs.ext4"          # mkfs.ext4 -d: a disk image without loop mounts
+  )
 fi
 if [ "$set_name" = deb ] || [ "$set_name" = deb-checks ]; then
   check+=(

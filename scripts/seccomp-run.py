@@ -8,7 +8,8 @@ doesn't (a container), this applies what systemd would put into seccomp for the 
 libseccomp as systemd does, then execs COMMAND:
 
   SystemCallFilter=     the allow list, groups expanded by `systemd-analyze syscall-filter`,
-                        minus the ~deny lines; a refused call fails with SystemCallErrorNumber
+                        with the ~deny and allow lines applied in order, as systemd does; a
+                        refused call fails with SystemCallErrorNumber
   SystemCallArchitectures=native   calls of other ABIs kill the process (libseccomp's default)
   RestrictAddressFamilies=         socket() of another family fails with EAFNOSUPPORT
   MemoryDenyWriteExecute=yes       mmap W+X, mprotect/pkey_mprotect +X and shmat SHM_EXEC fail
@@ -99,21 +100,28 @@ def main():
     groups = syscall_groups()
     filters, syscall_filter = [], None
 
-    # SystemCallFilter: the first line's kind (allow or ~deny) decides, as in systemd; later
-    # lines of the other kind take names away from it.
-    allow, deny, first = set(), set(), None
+    # SystemCallFilter: the first line's kind (allow or ~deny) decides, as in systemd; the lines
+    # then apply in order, each adding names to that list or taking them away (so a later
+    # `SystemCallFilter=setpriority` allows one call again that a ~group line took away).
+    # systemd starts every allow list with @default.
+    names_set, first = set(), None
     for key, value in settings:
         if key != "SystemCallFilter" or not value:
             continue
         negate = value.startswith("~")
         names = expand(value.lstrip("~").split(), groups)
-        first = first or ("deny" if negate else "allow")
-        (deny if negate else allow).update(names)
+        if first is None:
+            first = "deny" if negate else "allow"
+            if first == "allow":
+                names_set |= expand(["@default"], groups)
+        if negate == (first == "deny"):
+            names_set |= names
+        else:
+            names_set -= names
     err_name = dict(settings).get("SystemCallErrorNumber", "")
     action = seccomp.ERRNO(getattr(errno, err_name)) if err_name else seccomp.KILL_PROCESS
     if first == "allow":
-        # systemd adds @default to every allow list.
-        allowed = (allow | expand(["@default"], groups)) - deny
+        allowed = names_set
         f = seccomp.SyscallFilter(defaction=action)
         for name in sorted(n for n in allowed if resolvable(n)):
             f.add_rule(seccomp.ALLOW, name)
@@ -122,7 +130,7 @@ def main():
               f"{err_name or 'SIGSYS'}", file=sys.stderr)
     elif first == "deny":
         f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
-        for name in sorted(n for n in deny if resolvable(n)):
+        for name in sorted(n for n in names_set if resolvable(n)):
             f.add_rule(action, name)
         syscall_filter = f
 
