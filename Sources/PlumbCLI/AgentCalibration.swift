@@ -19,6 +19,8 @@ struct AgentCalibration {
     let timeout: Double
 
     private var deadline: Double
+    /// Whether the last thing on stderr is a progress bar still to be ended by a newline.
+    private var barShown = false
 
     init(agent: AgentLink, output: Console, timeout: Double) {
         self.agent = agent
@@ -36,11 +38,21 @@ struct AgentCalibration {
         try send(.sixPoint(.start))
         while true {
             let event = try nextEvent()
+            if barShown, event.type != EventType.calibrationProgress.rawValue {
+                output.error("")
+                barShown = false
+            }
             switch event.type {
             case EventType.calibrationProgress.rawValue:
                 let message = event.details["message"]?.stringValue ?? ""
+                let state = event.details["state"]?.stringValue
+                // A redrawn progress bar is ended by whatever the next line says.
+                if barShown, state != "averaging" || event.details["fraction"] == nil {
+                    output.error("")
+                    barShown = false
+                }
                 if let refused = event.details["refused"]?.stringValue { output.error("refused: " + refused) }
-                switch event.details["state"]?.stringValue {
+                switch state {
                 case "waiting":
                     output.error(message)
                     try waitForEnter(prompt: "Lay the device still on that face, then press Enter.")
@@ -48,10 +60,10 @@ struct AgentCalibration {
                 case "averaging":
                     if let fraction = event.details["fraction"]?.numberValue {
                         output.progress(label: event.details["face"]?.stringValue ?? "", fraction: fraction)
+                        barShown = true
                     } else {
                         output.error(message)
                     }
-                    if event.details["fraction"]?.numberValue == 1 { output.error("") }
                 default:
                     output.error(message)
                 }
