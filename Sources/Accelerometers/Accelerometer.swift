@@ -13,6 +13,8 @@ import PlumbDomain
 public protocol Accelerometer: AnyObject, Sendable {
     /// The chip's name for people and logs: `ADXL345`.
     static var model: String { get }
+    /// The chip's facts, for everything above the driver (``ChipDescription``).
+    static var description: ChipDescription { get }
 
     /// The bus the chip sits on.
     var bus: any I2CBus { get }

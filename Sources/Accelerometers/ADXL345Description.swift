@@ -1,0 +1,29 @@
+import PlumbDomain
+
+extension ADXL345 {
+    /// The ADXL345 (and the register-compatible ADXL343), from its datasheet, Rev. G.
+    ///
+    /// - Rates: 3200 / 2^(15 − code) Hz, codes 6…15 (6.25 to 3200 Hz). I²C carries up to 200 Hz
+    ///   at 100 kHz and 800 Hz at 400 kHz; 1600 and 3200 Hz only over SPI.
+    /// - Noise: 0.75 LSB rms on X/Y and 1.1 LSB on Z at 3.9 mg/LSB for rates up to 100 Hz, whose
+    ///   noise bandwidth is half the rate: the densities below reproduce that at 50 Hz.
+    /// - FIFO: 32 entries (33 readable with the output registers).
+    /// - Self-test at 2.5 V, ±16 g full resolution, in LSB of 3.9 mg: X +50…+540, Y −540…−50,
+    ///   Z +75…+875.
+    public static let description = ChipDescription(
+        model: model, kind: "adxl345", aliases: ["adxl343"], addresses: addresses,
+        identification: [IdentificationRegister(register: ADXL345Register.devid, name: "DEVID",
+                                                expected: [ADXL345Register.expectedDeviceID])],
+        rangesG: [2, 4, 8, 16], defaultRangeG: 16,
+        rates: OutputDataRate.supported.map { rate in
+            ChipRate(hertz: rate.hertz, minimumBusKHz: rate <= OutputDataRate.maxSustainedAt100kHz ? 100
+                     : rate <= OutputDataRate.maxSustainedAt400kHz ? 400 : nil)
+        },
+        sampleBits: 13,
+        noiseDensity: Vector3(x: 0.75, y: 0.75, z: 1.1) * (ADXL345Noise.gPerLSB / (50.0).squareRoot()),
+        fifoDepth: 32, temperature: nil,
+        selfTest: SelfTestResponse(minimumG: Vector3(x: 50, y: -540, z: 75) * ADXL345Noise.gPerLSB,
+                                   maximumG: Vector3(x: 540, y: -50, z: 875) * ADXL345Noise.gPerLSB,
+                                   atSupplyVoltage: 2.5),
+        datasheet: "ADXL345 datasheet Rev. G")
+}

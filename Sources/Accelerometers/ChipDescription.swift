@@ -1,0 +1,141 @@
+import I2C
+import PlumbDomain
+
+/// Everything above the drivers may know of a chip: its one owner of facts, read from its
+/// datasheet. The pipeline, `stable`, calibration, vibration, the command line, config
+/// validation, discovery and health ask this and never name a chip (issue 19's seam).
+///
+/// A value with no I/O; each driver has one (``Accelerometer/description``).
+public struct ChipDescription: Sendable, Hashable {
+    /// The name people read: `ADXL345`, `ADXL355`, `MPU-6050`.
+    public var model: String
+    /// The `sensor.kind` / `--sensor` name: `adxl345`; `aliases` are accepted too (`adxl343`).
+    public var kind: String
+    public var aliases: [String]
+    /// The I²C addresses the chip can have, the default (the strap most boards use) first.
+    public var addresses: [I2CAddress]
+    /// The registers that identify it, read in this order.
+    public var identification: [IdentificationRegister]
+    /// Full-scale ranges in g, smallest first; ``defaultRangeG`` is one of them.
+    public var rangesG: [Int]
+    public var defaultRangeG: Int
+    /// The output data rates it offers for continuous sampling, slowest first, each with the
+    /// slowest I²C clock that sustains it.
+    public var rates: [ChipRate]
+    /// Bits of each acceleration sample as the chip delivers it (10 to 13 on the ADXL345 by
+    /// range, 20 on the ADXL355, 16 on the MPU-6050).
+    public var sampleBits: Int
+    /// Noise density per axis, in g/√Hz (the datasheet's typical figure).
+    public var noiseDensity: Vector3
+    /// How many samples its FIFO holds (0: none used).
+    public var fifoDepth: Int
+    /// Its temperature sensor; nil when it has none Plumb reads.
+    public var temperature: TemperatureSensor?
+    /// Its self-test's expected response; nil when it has none Plumb runs.
+    public var selfTest: SelfTestResponse?
+    /// Where the figures come from: `ADXL345 datasheet Rev. G`.
+    public var datasheet: String
+
+    public init(model: String, kind: String, aliases: [String] = [], addresses: [I2CAddress],
+                identification: [IdentificationRegister], rangesG: [Int], defaultRangeG: Int, rates: [ChipRate],
+                sampleBits: Int, noiseDensity: Vector3, fifoDepth: Int, temperature: TemperatureSensor?,
+                selfTest: SelfTestResponse?, datasheet: String) {
+        self.model = model
+        self.kind = kind
+        self.aliases = aliases
+        self.addresses = addresses
+        self.identification = identification
+        self.rangesG = rangesG
+        self.defaultRangeG = defaultRangeG
+        self.rates = rates
+        self.sampleBits = sampleBits
+        self.noiseDensity = noiseDensity
+        self.fifoDepth = fifoDepth
+        self.temperature = temperature
+        self.selfTest = selfTest
+        self.datasheet = datasheet
+    }
+
+    /// The offered rate nearest to `hertz` (ties to the faster): what `sample_rate_hz` maps to.
+    public func nearestRate(to hertz: Double) -> ChipRate? {
+        rates.min { a, b in
+            let da = abs(a.hertz - hertz), db = abs(b.hertz - hertz)
+            return da == db ? a.hertz > b.hertz : da < db
+        }
+    }
+
+    /// The expected rms noise of single samples per axis, in g, at a noise bandwidth of
+    /// `bandwidthHz` (for most chips about half the output data rate, or its low-pass corner).
+    public func expectedRMS(bandwidthHz: Double) -> Vector3 {
+        noiseDensity * max(0, bandwidthHz).squareRoot()
+    }
+}
+
+/// One identification register and what it reads.
+public struct IdentificationRegister: Sendable, Hashable {
+    public var register: UInt8
+    /// The name in the datasheet: `DEVID`, `WHO_AM_I`.
+    public var name: String
+    /// The values of genuine parts.
+    public var expected: [UInt8]
+    /// Values of compatible clones seen on common boards: accepted, with a warning that names
+    /// what was read.
+    public var clones: [UInt8]
+
+    public init(register: UInt8, name: String, expected: [UInt8], clones: [UInt8] = []) {
+        self.register = register
+        self.name = name
+        self.expected = expected
+        self.clones = clones
+    }
+}
+
+/// One output data rate and the bus it needs.
+public struct ChipRate: Sendable, Hashable, Comparable {
+    public var hertz: Double
+    /// The slowest I²C clock, in kHz, that carries every sample at this rate (100 or 400; 1000
+    /// for Fast-mode Plus); nil when I²C cannot carry it at all (the rate is there for SPI).
+    public var minimumBusKHz: Int?
+
+    public init(hertz: Double, minimumBusKHz: Int?) {
+        self.hertz = hertz
+        self.minimumBusKHz = minimumBusKHz
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.hertz < b.hertz }
+}
+
+/// A chip's temperature sensor: `°C = (raw − offsetLSB) / lsbPerDegree + offsetDegrees`.
+public struct TemperatureSensor: Sendable, Hashable {
+    /// The first register of the reading, and how many bytes it takes.
+    public var register: UInt8
+    public var byteCount: Int
+    public var lsbPerDegree: Double
+    public var offsetLSB: Double
+    public var offsetDegrees: Double
+
+    public init(register: UInt8, byteCount: Int, lsbPerDegree: Double, offsetLSB: Double, offsetDegrees: Double) {
+        self.register = register
+        self.byteCount = byteCount
+        self.lsbPerDegree = lsbPerDegree
+        self.offsetLSB = offsetLSB
+        self.offsetDegrees = offsetDegrees
+    }
+
+    /// Degrees Celsius for a raw reading.
+    public func celsius(raw: Double) -> Double { (raw - offsetLSB) / lsbPerDegree + offsetDegrees }
+}
+
+/// The datasheet's limits on the self-test's change per axis, in g, at the supply it states.
+public struct SelfTestResponse: Sendable, Hashable {
+    public var minimumG: Vector3
+    public var maximumG: Vector3
+    /// The supply voltage the limits are given at, in volts.
+    public var atSupplyVoltage: Double
+
+    public init(minimumG: Vector3, maximumG: Vector3, atSupplyVoltage: Double) {
+        self.minimumG = minimumG
+        self.maximumG = maximumG
+        self.atSupplyVoltage = atSupplyVoltage
+    }
+}
