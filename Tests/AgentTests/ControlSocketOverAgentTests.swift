@@ -9,11 +9,7 @@ import Testing
 /// `--direct` refused while the agent holds the chip, and a socket a bad client cannot stall.
 @Suite("The command line through the agent's control socket", .serialized)
 struct ControlSocketOverAgentTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = CommandOutcome
 
     /// Runs `plumb arguments…` off the cooperative pool. `enter` writes a newline to its standard
     /// input every `enter` seconds (a person pressing Enter), else standard input is empty.
@@ -25,41 +21,9 @@ struct ControlSocketOverAgentTests {
     static func plumbCommand(_ command: [String], enter: Double? = nil, timeout: Double = 60) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: command[0])
-                process.arguments = Array(command.dropFirst())
-                let out = Pipe(), err = Pipe(), input = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                process.standardInput = enter == nil ? FileHandle.nullDevice : input
-                do { try process.run() } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                if let enter {
-                    Thread.detachNewThread {
-                        while process.isRunning {
-                            Thread.sleep(forTimeInterval: enter)
-                            try? input.fileHandleForWriting.write(contentsOf: Data([0x0A]))
-                        }
-                    }
-                }
-                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-                DispatchQueue.global().asyncAfter(deadline: .now() + TestTimeScale.scaled(timeout), execute: killer)
-                nonisolated(unsafe) var errData = Data()
-                let group = DispatchGroup()
-                group.enter()
-                DispatchQueue.global().async {
-                    errData = err.fileHandleForReading.readDataToEndOfFile()
-                    group.leave()
-                }
-                let outData = out.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                killer.cancel()
-                continuation.resume(returning: Outcome(status: process.terminationStatus,
-                                                       stdout: String(decoding: outData, as: UTF8.self),
-                                                       stderr: String(decoding: errData, as: UTF8.self)))
+                continuation.resume(with: Result {
+                    try CommandRun.blocking(command, enter: enter, timeout: TestTimeScale.scaled(timeout))
+                })
             }
         }
     }
