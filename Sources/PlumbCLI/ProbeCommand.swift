@@ -1,15 +1,16 @@
 import Accelerometers
 import Contract
-import StrictJSON
 import I2C
 import PlumbDomain
+import StrictJSON
 
 /// `plumb probe`: finds the chip and reports how the bus reaches it.
 struct ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "Find the ADXL345 and show how the bus reaches it."
-    static let usage = "plumb probe [--bus PATH | --sensor sim] [--address ADDR] [--json]"
+    static let usage = "plumb probe [--bus PATH | --sensor sim] [--address ADDR] [--scan] [--json]"
     static let specs = SensorOptions.specs + [
+        .flag("--scan", "Look for every supported chip at every address it can have, and list what answers."),
         .flag("--json", "Print one JSON object instead of text."),
     ]
     static let helpSummary = "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do,\n"
@@ -19,6 +20,7 @@ struct ProbeCommand: Subcommand {
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
+        if parsed.has("--scan") { return try scan(sensor, parsed: parsed, output: output) }
         let report: ChipProbeReport
         let source: ReadingSource
         var sampling: [String: JSONValue]?
@@ -66,6 +68,46 @@ struct ProbeCommand: Subcommand {
         }
         return 0
     }
+    /// `--scan`: the supported chips that answer on the bus. Reads identification registers
+    /// only, so it runs beside an agent that owns a chip there.
+    static func scan(_ sensor: SensorOptions, parsed: ParsedArguments, output: Console) throws -> Int32 {
+        if parsed.given("--address") { throw UsageError("--scan looks at every address a supported chip can have; leave --address out.") }
+        let bus: any I2CBus
+        switch sensor.source {
+        case .hardware(let path):
+            do { bus = try LinuxI2CBus(path: path) } catch { throw CommandFailure(error.description) }
+        case .simulated(let simulation):
+            bus = simulation.makeChip(address: ADXL345.defaultAddress)
+        }
+        let findings = ChipScan.scan(bus)
+        if parsed.has("--json") {
+            let chips: [JSONValue] = findings.map { finding in
+                .object([
+                    "address": .string(finding.address.description), "model": .string(finding.chip.model),
+                    "kind": .string(finding.chip.kind), "clone": .bool(finding.isClone),
+                    "i2c_mode": .string(finding.mode.rawValue),
+                    "identification": .object(Dictionary(uniqueKeysWithValues: zip(finding.chip.identification, finding.identification)
+                        .map { ($0.name, JSONValue.string(hexByte($1))) })),
+                ])
+            }
+            output.print(JSONValue.object(["bus": .string(bus.name), "chips": .array(chips)]).jsonText)
+        } else {
+            output.print("bus \(bus.name): \(findings.count) supported chip\(findings.count == 1 ? "" : "s")")
+            for finding in findings {
+                let ids = zip(finding.chip.identification, finding.identification).map { "\($0.name) \(hexByte($1))" }
+                output.print("  \(finding.address)  \(finding.chip.model)  \(ids.joined(separator: ", "))"
+                    + (finding.isClone ? " (a clone's ID)" : "") + "  i2c mode \(finding.mode.rawValue)")
+            }
+        }
+        guard !findings.isEmpty else {
+            let addresses = ChipCatalog.addresses.map(\.description).joined(separator: ", ")
+            let models = ChipCatalog.all.map(\.model).joined(separator: ", ")
+            throw CommandFailure("no supported accelerometer (\(models)) answers on \(bus.name) at \(addresses). Check the"
+                + " wiring and power; `i2cdetect -y N` lists every address that answers.")
+        }
+        return 0
+    }
+
     static func modeNote(_ mode: I2CMode) -> String {
         switch mode {
         case .rdwrBatched: "rdwr-batched (several register reads per transfer: a FIFO drain in one ioctl)"
@@ -96,4 +138,9 @@ enum RateAdvice {
         }
         return nil
     }
+}
+
+/// `0xE5`.
+func hexByte(_ byte: UInt8) -> String {
+    "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
 }

@@ -11,6 +11,14 @@ struct CLIEndToEndTests {
         #expect(outcome.stdout.hasPrefix("plumb 0."))
     }
 
+    @Test func probeScanListsTheSimulatedChip() async throws {
+        let outcome = try await PlumbProcess.run(["probe", "--sensor", "sim", "--scan"])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("1 supported chip") && outcome.stdout.contains("0x53  ADXL345  DEVID 0xE5"), "\(outcome)")
+        let address = try await PlumbProcess.run(["probe", "--sensor", "sim", "--scan", "--address", "0x1D"])
+        #expect(address.status == 2 && address.stderr.contains("leave --address out"), "\(address)")
+    }
+
     @Test func readJSONHasTheContractKeysAndTheSceneAngles() async throws {
         let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "3", "--sim-pitch", "-1.5",
                                             "--average", "50", "--count", "2", "--raw", "--json"])

@@ -67,6 +67,24 @@ struct LinuxTransportTests {
 
     // MARK: I2C_RDWR
 
+    @Test func scanFindsTheChipAtItsAddressWithTheBusMode() async throws {
+        let fake = try FakeI2CDev()
+        let outcome = try await run(["probe", "--bus", "BUS", "--scan", "--json"], fake)
+        #expect(outcome.status == 0, "\(outcome)")
+        let report = try #require(try outcome.jsonObjects().first)
+        let chips = try #require(report["chips"] as? [[String: Any]])
+        #expect(chips.count == 1, "\(report)")
+        #expect(chips.first?["address"] as? String == "0x53" && chips.first?["model"] as? String == "ADXL345")
+        #expect(chips.first?["i2c_mode"] as? String == "rdwr-batched")
+        #expect((chips.first?["identification"] as? [String: String])?["DEVID"] == "0xE5")
+        // Every address a supported chip can have was asked, and nothing was written: a scan
+        // never configures a chip.
+        let lines = try fake.logLines()
+        #expect(lines.contains { $0.hasPrefix("RDWR n=2 w@1d[00] r@1d#1") }, "\(lines)")
+        // A register write is a lone write message (`RDWR n=1 w@53[2d08]`); a read always has its r@.
+        #expect(!lines.contains { $0.hasPrefix("RDWR n=1 w@") }, "\(lines)")
+    }
+
     @Test func probeUsesOneCombinedTransactionPerRegisterRead() async throws {
         let fake = try FakeI2CDev()
         let outcome = try await run(["probe", "--bus", "BUS", "--json"], fake)
