@@ -25,5 +25,5 @@ extension ADXL345 {
         selfTest: SelfTestResponse(minimumG: Vector3(x: 50, y: -540, z: 75) * ADXL345Noise.gPerLSB,
                                    maximumG: Vector3(x: 540, y: -50, z: 875) * ADXL345Noise.gPerLSB,
                                    atSupplyVoltage: 2.5),
-        datasheet: "ADXL345 datasheet Rev. G")
+        datasheet: "ADXL345 datasheet Rev. G", straps: ["SDO to GND", "SDO to 3V3"])
 }

@@ -35,11 +35,14 @@ public struct ChipDescription: Sendable, Hashable {
     public var selfTest: SelfTestResponse?
     /// Where the figures come from: `ADXL345 datasheet Rev. G`.
     public var datasheet: String
+    /// How each of ``addresses`` is strapped, in the same order: `SDO to GND`; may be empty.
+    public var straps: [String]
 
     public init(model: String, kind: String, aliases: [String] = [], addresses: [I2CAddress],
                 identification: [IdentificationRegister], rangesG: [Int], defaultRangeG: Int, rates: [ChipRate],
                 sampleBits: Int, noiseDensity: Vector3, fifoDepth: Int, temperature: TemperatureSensor?,
-                selfTest: SelfTestResponse?, datasheet: String) {
+                selfTest: SelfTestResponse?, datasheet: String, straps: [String] = []) {
+        self.straps = straps
         self.model = model
         self.kind = kind
         self.aliases = aliases
@@ -54,6 +57,22 @@ public struct ChipDescription: Sendable, Hashable {
         self.temperature = temperature
         self.selfTest = selfTest
         self.datasheet = datasheet
+    }
+
+    /// `0x53 (SDO to GND) or 0x1D (SDO to 3V3)`: the addresses as a person wires them.
+    public var addressList: String {
+        let named = addresses.enumerated().map { index, address in
+            index < straps.count ? "\(address) (\(straps[index]))" : address.description
+        }
+        guard let last = named.last else { return "" }
+        return named.count == 1 ? last : named.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// `2, 4, 8 or 16`.
+    public var rangeList: String {
+        let names = rangesG.map(String.init)
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// The offered rate nearest to `hertz` (ties to the faster): what `sample_rate_hz` maps to.

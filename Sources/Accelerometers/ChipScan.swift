@@ -5,6 +5,14 @@ import I2C
 public enum ChipCatalog {
     public static let all: [ChipDescription] = [ADXL345.description]
 
+    /// The chip `sensor.kind` or `--sensor` names (its kind or an alias); nil for another name.
+    public static func chip(named name: String) -> ChipDescription? {
+        all.first { $0.kind == name || $0.aliases.contains(name) }
+    }
+
+    /// The chip the simulator plays.
+    public static let simulated = ADXL345.description
+
     /// Every address one of them can have, ascending.
     public static var addresses: [I2CAddress] {
         Array(Set(all.flatMap(\.addresses))).sorted { $0.rawValue < $1.rawValue }

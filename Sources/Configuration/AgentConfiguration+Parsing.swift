@@ -265,8 +265,11 @@ extension AgentConfiguration {
             sensor.kind = SensorKind(rawValue: kind)!
         }
         sensor.bus = try section.path("bus") ?? sensor.bus
+        // The chip's own rules: its addresses and ranges, from its description.
+        let chip = sensor.kind == .sim ? ChipCatalog.simulated : ChipCatalog.chip(named: sensor.kind.rawValue) ?? ChipCatalog.simulated
         if let node = section.node("address") {
-            let accepted = "an ADXL345 answers at 0x53 (SDO to GND) or 0x1D (SDO to 3V3); write 0x53 or \"0x53\"."
+            let example = chip.addresses.first?.description ?? "0x53"
+            let accepted = "an \(chip.model) answers at \(chip.addressList); write \(example) or \"\(example)\"."
             guard case .scalar(let scalar) = node else {
                 throw section.error(.wrongType, "address", "\(accepted) Found \(node.kindDescription).")
             }
@@ -275,14 +278,14 @@ extension AgentConfiguration {
             case .string(let text): I2CAddress(parsing: text)
             default: nil
             }
-            guard let address, ADXL345.addresses.contains(address) else {
+            guard let address, chip.addresses.contains(address) else {
                 throw section.error(.invalidValue, "address", "\"\(scalar.text.truncatedForMessage)\" is not accepted; \(accepted)")
             }
             sensor.address = address
         }
-        if let range = try section.int("range", in: 2...16, what: "the range in g") {
-            guard ADXL345Range(gravities: range) != nil else {
-                throw section.error(.invalidValue, "range", "\(range) g is not a range of the ADXL345; use 2, 4, 8 or 16.")
+        if let range = try section.int("range", in: 1...64, what: "the range in g") {
+            guard chip.rangesG.contains(range) else {
+                throw section.error(.invalidValue, "range", "\(range) g is not a range of the \(chip.model); use \(chip.rangeList).")
             }
             sensor.range = range
         }
