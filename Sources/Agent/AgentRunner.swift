@@ -212,10 +212,12 @@ extension AgentRunner {
     /// the address, and the ADXL345's identification register (the only chip the agent drives).
     static func chip(_ configuration: AgentConfiguration) -> CalibrationRecord.Chip {
         let sensor = configuration.sensor
+        let id = sensor.chip.identification.first?.expected.first ?? 0
         return CalibrationRecord.Chip(bus: sensor.kind == .sim ? "simulated" : sensor.bus,
                                       address: sensor.address.description,
-                                      devid: "0x" + String(ADXL345Register.expectedDeviceID, radix: 16, uppercase: true))
+                                      devid: "0x" + String(id, radix: 16, uppercase: true))
     }
+
 
     /// Discovery settings from `mqtt.discovery`, `mqtt.discovery_prefix` and `device`; nil when
     /// discovery is off.
@@ -226,7 +228,8 @@ extension AgentRunner {
                                                                 deviceID: configuration.device.id,
                                                                 baseTopic: configuration.mqtt.baseTopic),
                                                             version: version,
-                                                            configurationURL: configuration.device.configurationURL))
+                                                            configurationURL: configuration.device.configurationURL,
+                                                            chipModel: configuration.sensor.chip.model))
     }
 
     /// The client's configuration: the connection from the file (MQTT can never change it), a

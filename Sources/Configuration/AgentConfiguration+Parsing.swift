@@ -266,7 +266,7 @@ extension AgentConfiguration {
         }
         sensor.bus = try section.path("bus") ?? sensor.bus
         // The chip's own rules: its addresses and ranges, from its description.
-        let chip = sensor.kind == .sim ? ChipCatalog.simulated : ChipCatalog.chip(named: sensor.kind.rawValue) ?? ChipCatalog.simulated
+        let chip = sensor.chip
         if let node = section.node("address") {
             let example = chip.addresses.first?.description ?? "0x53"
             let accepted = "an \(chip.model) answers at \(chip.addressList); write \(example) or \"\(example)\"."

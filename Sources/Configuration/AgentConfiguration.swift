@@ -176,6 +176,12 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// The measurement range in g: 2, 4, 8 or 16 (the default).
         public internal(set) var range = 16
 
+        /// The chip `kind` names, from its description (the simulator's for `sim`): whose
+        /// addresses, ranges and rates apply.
+        public var chip: ChipDescription {
+            kind == .sim ? ChipCatalog.simulated : ChipCatalog.chip(named: kind.rawValue) ?? ChipCatalog.simulated
+        }
+
         init() {}
     }
 

@@ -14,8 +14,6 @@ import Settings
 ///
 /// Everything here is pure: the agent decides when to publish.
 public enum Discovery {
-    /// The device block's `model`.
-    public static let model = "ADXL345 level"
     /// The device block's `manufacturer` and the origin block's `name`.
     public static let manufacturer = "Plumb"
 
@@ -156,7 +154,7 @@ public enum Discovery {
         var deviceBlock: [String: JSONValue] = [
             "identifiers": .array([.string(nodeID(homeAssistantID: device.id))]),
             "name": .string(settings.name),
-            "model": .string(model),
+            "model": .string(device.model),
             "manufacturer": .string(manufacturer),
             "sw_version": .string(device.version),
         ]

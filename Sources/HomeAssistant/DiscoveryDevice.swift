@@ -10,6 +10,9 @@ public struct DiscoveryDevice: Sendable, Equatable {
     /// `homeassistant://` with a host; nil, or a URL Home Assistant would refuse, leaves it out
     /// (see ``Discovery/messages(prefix:topics:device:settings:)``).
     public var configurationURL: String?
+    /// The device block's `model`: `<chip> level`, the chip's model from its description
+    /// (`ADXL345 level`, `ADXL355 level`).
+    public var model: String
 
     /// The ``id`` of device `deviceID` publishing under `baseTopic`: `<device_id>` under the
     /// default `plumb`, and `<site>_<device_id>` under a base topic with a site path, where the
@@ -30,7 +33,8 @@ public struct DiscoveryDevice: Sendable, Equatable {
     }
 
     /// A device; `configurationURL` defaults to none.
-    public init(id: String, version: String, configurationURL: String? = nil) {
+    public init(id: String, version: String, configurationURL: String? = nil, chipModel: String) {
+        model = chipModel + " level"
         self.id = id
         self.version = version
         self.configurationURL = configurationURL

@@ -13,7 +13,7 @@ import Testing
 struct AgentCoreHomeAssistantTests {
     typealias Rig = AgentCoreTests.Rig
 
-    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test"))
+    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test", chipModel: "ADXL345"))
     static let base = "homeassistant/sensor/plumb_unit/"
     static let started = SamplingUpdate.started(SamplingSettings(rateHz: 100, rangeG: 16, watermark: 10, bufferCapacity: 33))
 

@@ -7,7 +7,7 @@ import Testing
 /// Which discovery configs go out, as a value, without the actor or a broker.
 @Suite("Discovery publisher")
 struct DiscoveryPublisherTests {
-    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test"))
+    static let options = HomeAssistantOptions(prefix: "homeassistant", device: DiscoveryDevice(id: "unit", version: "test", chipModel: "ADXL345"))
     static let base = "homeassistant/sensor/plumb_unit/"
 
     static func publisher() -> DiscoveryPublisher {

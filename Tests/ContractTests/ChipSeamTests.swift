@@ -10,7 +10,7 @@ struct ChipSeamTests {
     static let chipModules: Set<String> = ["Accelerometers", "SimulatedADXL345", "I2C", "CI2CDev"]
     /// Code lines (not comments) above the drivers that name the ADXL345, at most. Lower it when
     /// you remove one; never raise it: ask the chip's description instead.
-    static let limit = 48
+    static let limit = 46
 
     @Test("Code above the drivers names the ADXL345 no more than it did")
     func noNewChipNames() throws {

@@ -24,7 +24,7 @@ struct DashboardExampleTests {
             return "\(text[component]).\(text[name])"
         })
         let messages = Discovery.messages(prefix: "homeassistant", topics: Topics(baseTopic: "plumb", deviceID: "lathe"),
-                                          device: DiscoveryDevice(id: "lathe", version: "0"), settings: LiveSettings())
+                                          device: DiscoveryDevice(id: "lathe", version: "0", chipModel: "ADXL345"), settings: LiveSettings())
         let announced = Set(try messages.map { message -> String in
             let parts = message.topic.split(separator: "/")
             let config = try JSONDecoder().decode([String: JSONValue].self, from: Data(message.payload))

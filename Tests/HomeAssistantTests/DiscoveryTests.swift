@@ -87,7 +87,7 @@ struct DiscoveryTests {
 
     @Test("Every entity has availability on P/status, the device block and the origin block, unabbreviated")
     func sharedBlocks() throws {
-        let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0")
+        let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", chipModel: "ADXL345")
         for entity in try Fixture.entities(settings: Fixture.settings(unit: .deg, name: "Lathe 3"), device: device) {
             #expect(entity.string("availability_topic") == "plumb/lathe-3/status", "\(entity.topic)")
             #expect(entity.string("payload_available") == "online")
@@ -115,7 +115,7 @@ struct DiscoveryTests {
     func configurationURL() throws {
         let settings = try Fixture.settings()
         func urls(_ url: String?) throws -> Set<String?> {
-            let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", configurationURL: url)
+            let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", configurationURL: url, chipModel: "ADXL345")
             return Set(try Fixture.entities(settings: settings, device: device).map { entity -> String? in
                 guard case .string(let value)? = entity.object("device")?["configuration_url"] else { return nil }
                 return value
@@ -177,7 +177,7 @@ struct DiscoveryTests {
             }
         }
         let others = Discovery.messages(prefix: "homeassistant", topics: Topics(baseTopic: "plumb", deviceID: "lathe-30"),
-                                        device: DiscoveryDevice(id: "lathe-30", version: "1"), settings: try Fixture.settings())
+                                        device: DiscoveryDevice(id: "lathe-30", version: "1", chipModel: "ADXL345"), settings: try Fixture.settings())
         #expect(others.allSatisfy { !topic($0.topic, matches: filter) })
         let custom = Discovery.topicFilter(prefix: "ha/discovery", homeAssistantID: "a")
         #expect(topic("ha/discovery/sensor/plumb_a/tilt_deg/config", matches: custom))
@@ -252,7 +252,7 @@ struct DiscoverySiteTests {
     @Test func twoSitesWithTheSameDeviceIDShareNoTopicOrUniqueID() throws {
         func messages(_ base: String) -> [DiscoveryMessage] {
             let topics = Topics(baseTopic: base, deviceID: "press-1")
-            let device = DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(deviceID: "press-1", baseTopic: base), version: "t")
+            let device = DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(deviceID: "press-1", baseTopic: base), version: "t", chipModel: "ADXL345")
             return Discovery.messages(prefix: "homeassistant", topics: topics, device: device, settings: LiveSettings())
         }
         let one = messages("plumb/hall-1"), two = messages("plumb/hall-2")

@@ -80,7 +80,7 @@ struct HAConformanceTests {
         for mount in ["flat", "upright", "y,x,-z"] {
             for unit in AngleUnit.allCases {
                 for url in [nil, "http://lathe-3.local:8080/"] {
-                    let device = DiscoveryDevice(id: Fixture.deviceID, version: "1.4.0", configurationURL: url)
+                    let device = DiscoveryDevice(id: Fixture.deviceID, version: "1.4.0", configurationURL: url, chipModel: "ADXL345")
                     let settings = try Fixture.settings(unit: unit, mount: mount)
                     messages += Fixture.messages(settings: settings, device: device)
                     for vibration in [#"{"vibration": false}"#,

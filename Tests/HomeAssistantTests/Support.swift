@@ -53,7 +53,7 @@ enum Fixture {
     static let prefix = "homeassistant"
     static let deviceID = "lathe-3"
     static let topics = Topics(baseTopic: "plumb", deviceID: deviceID)
-    static let device = DiscoveryDevice(id: deviceID, version: "1.4.0")
+    static let device = DiscoveryDevice(id: deviceID, version: "1.4.0", chipModel: "ADXL345")
 
     /// Settings as the agent would hold them, changed through the validating JSON path.
     static func settings(_ json: String = "{}") throws -> LiveSettings {
