@@ -173,7 +173,7 @@ extension AgentRunner {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let sensor = configuration.sensor
         let owner = ChipOwner(pid: getpid(), unit: ChipOwner.currentUnit, bus: sensor.kind == .sim ? "simulated" : sensor.bus,
-                              address: sensor.address.description, socket: path, version: version)
+                              address: sensor.address.description, socket: path, version: version, model: sensor.chip.model)
         guard access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
             // Outside the unit (plumb run by hand) /run/plumb is not there: not an error.
             log.info("control socket off: \(directory) is not there or not writable (the unit's RuntimeDirectory=plumb"

@@ -16,8 +16,12 @@ public struct ChipOwner: Sendable, Hashable {
     public var address: String
     public var socket: String
     public var version: String
+    /// The chip's model, from its description: `ADXL345`; nil from an agent that did not say.
+    public var model: String?
 
-    public init(pid: Int32, unit: String?, bus: String, address: String, socket: String, version: String) {
+    public init(pid: Int32, unit: String?, bus: String, address: String, socket: String, version: String,
+                model: String? = nil) {
+        self.model = model
         self.pid = pid
         self.unit = unit
         self.bus = bus
@@ -28,7 +32,8 @@ public struct ChipOwner: Sendable, Hashable {
 
     public var json: JSONValue {
         .object(["pid": .integer(Int(pid)), "unit": unit.map(JSONValue.string) ?? .null, "bus": .string(bus),
-                 "address": .string(address), "socket": .string(socket), "version": .string(version)])
+                 "address": .string(address), "socket": .string(socket), "version": .string(version),
+                 "model": model.map(JSONValue.string) ?? .null])
     }
 
     public init(json value: JSONValue) throws(ControlFailure) {
@@ -43,7 +48,8 @@ public struct ChipOwner: Sendable, Hashable {
         case .null?, nil: unit = nil
         default: throw ControlFailure(.malformed, "the owner record's unit is not a string.")
         }
-        self.init(pid: Int32(pid), unit: unit, bus: bus, address: address, socket: socket, version: version)
+        let model: String? = if case .string(let name)? = fields["model"] { name } else { nil }
+        self.init(pid: Int32(pid), unit: unit, bus: bus, address: address, socket: socket, version: version, model: model)
     }
 
     /// `pid 812 (plumb.service)` or `pid 812`.

@@ -66,7 +66,8 @@ struct ReadCommand: Subcommand {
                 let measurement = try pipeline.measure(sampler.nextBatch(samples: average))
                 let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
                 output.print(parsed.has("--json")
-                    ? jsonLine(SourcedReport(ReadReport(figures: report, calibration: opened.calibration), source: .chip))
+                    ? jsonLine(SourcedReport(ReadReport(figures: report, calibration: opened.calibration,
+                                                        chip: type(of: chip).description.model), source: .chip))
                     : report.line() + "  " + opened.calibration.label)
                 printed += 1
             }
@@ -91,7 +92,8 @@ struct ReadCommand: Subcommand {
         try agent.watch(interval: 0.1) { reading in
             let figures = ReadingFigures(reading.measurement, unit: unit ?? reading.angleUnit, level: reading.measurement.isLevel)
             let calibration = CalibrationInUse(agentReading: reading)
-            output.print(parsed.has("--json") ? jsonLine(SourcedReport(ReadReport(figures: figures, calibration: calibration), source: .agent))
+            output.print(parsed.has("--json") ? jsonLine(SourcedReport(ReadReport(figures: figures, calibration: calibration, chip: agent.owner.model ?? ""),
+                                                       source: .agent))
                 : figures.line() + "  " + calibration.label + "  (agent)")
             printed += 1
             return count.map { printed < $0 } ?? true

@@ -4,13 +4,15 @@ import Glibc
 #endif
 import PlumbDomain
 
-/// One object of `plumb read --json`: the keys of ``ReadingFigures`` (the `P/state` schema) and
-/// `calibration`, the method and date of the calibration applied, or null for raw.
+/// One object of `plumb read --json`: the keys of ``ReadingFigures`` (the `P/state` schema),
+/// `calibration`, the method and date of the calibration applied, or null for raw, and `chip`,
+/// the model that read it (its description's).
 struct ReadReport: Encodable {
     let figures: ReadingFigures
     let calibration: CalibrationInUse
+    let chip: String
 
-    private enum CodingKeys: String, CodingKey { case calibration }
+    private enum CodingKeys: String, CodingKey { case calibration, chip }
 
     func encode(to encoder: any Encoder) throws {
         // The figures' own keys, then one more in the same object: the schema stays
@@ -18,6 +20,7 @@ struct ReadReport: Encodable {
         try figures.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(calibration.summary, forKey: .calibration)
+        try container.encode(chip, forKey: .chip)
     }
 }
 

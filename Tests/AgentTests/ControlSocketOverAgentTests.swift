@@ -54,7 +54,7 @@ struct ControlSocketOverAgentTests {
         }
         #expect(lines.count == 2)
         for line in lines {
-            #expect(line["source"] as? String == "agent")
+            #expect(line["source"] as? String == "agent" && line["chip"] as? String == "ADXL345", "\(line)")
             #expect(abs((line["roll"] as? Double ?? 0) - 2) < 0.3, "\(line)")
         }
         let text = try await Self.plumb(["read", "--socket", socket])

@@ -26,7 +26,9 @@ struct CLIEndToEndTests {
         let objects = try outcome.jsonObjects()
         #expect(objects.count == 2)
         for object in objects {
-            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "calibration", "source"])
+            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "calibration", "source",
+                                         "chip"])
+            #expect(object["chip"] as? String == "ADXL345")
             #expect(object["source"] as? String == "chip", "the simulated chip is the command's own")
             #expect(object["calibration"] is NSNull, "--raw applies none")
             let roll = try #require(object["roll"] as? Double)
