@@ -44,6 +44,7 @@ struct ChipModel: Sendable {
         registers[Int(ADXL355Register.partID)] = configuration.partID
         registers[Int(ADXL355Register.revID)] = configuration.revisionID
         registers[Int(ADXL355Register.fifoSamples)] = 0x60
+        registers[Int(ADXL355Register.actEn) + 3] = 0x01  // ACT_COUNT
         registers[Int(ADXL355Register.range)] = ADXL355Range.i2cHighSpeed | ADXL355Range.g2.rawValue
         registers[Int(ADXL355Register.powerCtl)] = ADXL355PowerCtl.standby
         fifo.removeAll()
@@ -205,10 +206,10 @@ struct ChipModel: Sendable {
     // MARK: Writes
 
     /// One register write: RESET's code resets; POWER_CTL's standby bit starts and stops the
-    /// sample clock; read-only and reserved registers ignore the value. A write to FILTER, RANGE,
-    /// FIFO_SAMPLES, INT_MAP or SYNC while measuring takes effect but is counted
-    /// (``SimulatedADXL355/Statistics/configurationWritesWhileMeasuring``): the datasheet asks
-    /// for standby.
+    /// sample clock; read-only and reserved registers ignore the value. Configuration written
+    /// while measuring is counted (``SimulatedADXL355/Statistics/configurationWritesWhileMeasuring``):
+    /// FILTER is then ignored (Analog Devices' own no-OS driver notes that the low-pass setting
+    /// cannot change in measurement mode); RANGE, FIFO_SAMPLES, INT_MAP and SYNC take effect.
     mutating func write(_ register: UInt8, value: UInt8) {
         writeLog.append(RegisterWrite(register: register, value: value))
         switch register {
@@ -229,7 +230,10 @@ struct ChipModel: Sendable {
             }
         case ADXL355Register.filter, ADXL355Register.range, ADXL355Register.fifoSamples,
              ADXL355Register.intMap, ADXL355Register.sync:
-            if isMeasuring { statistics.configurationWritesWhileMeasuring += 1 }
+            if isMeasuring {
+                statistics.configurationWritesWhileMeasuring += 1
+                if register == ADXL355Register.filter { return }
+            }
             registers[Int(register)] = value
         case ADXL355Register.offsetXH...ADXL355Register.selfTest:
             registers[Int(register)] = value

@@ -90,6 +90,18 @@ struct ADXL355DescriptionTests {
         #expect(samples.allSatisfy { ($0 - expected).magnitude < 1e-5 })
     }
 
+    @Test("the simulated chip ignores FILTER written while measuring, and counts it")
+    func filterNeedsStandby() throws {
+        let rig = Rig355()
+        let bus = rig.chip, address = rig.chip.address
+        try bus.writeRegister(at: address, ADXL355Register.powerCtl, value: 0)
+        try bus.writeRegister(at: address, ADXL355Register.filter, value: 5)
+        #expect(bus.peek(ADXL355Register.filter) == 0 && bus.statistics.configurationWritesWhileMeasuring == 1)
+        try bus.writeRegister(at: address, ADXL355Register.powerCtl, value: ADXL355PowerCtl.standby)
+        try bus.writeRegister(at: address, ADXL355Register.filter, value: 5)
+        #expect(bus.peek(ADXL355Register.filter) == 5)
+    }
+
     @Test("the chip NACKs while unplugged, and the driver says so as a bus error")
     func unplugged() throws {
         let rig = Rig355()
