@@ -103,14 +103,15 @@ struct ChipModel: Sendable {
     }
 
     /// Sample `number` of the grid, in counts: the scene (and the self-test force) through the
-    /// part's sensitivity and offset, plus noise over the bandwidth the rate sets.
+    /// part's sensitivity and offset (drifting with the temperature), plus noise over the bandwidth the rate sets.
     private func sample(number: Int, first: Double, rate: Double) -> (x: Int, y: Int, z: Int) {
         let time = first + Double(number) / rate
         var force = configuration.scene.gravity(at: time)
         if selfTestForceOn { force += configuration.selfTestResponse }
         let sigma = configuration.noiseDensity * ADXL355.noiseBandwidthHz(rateHz: rate).squareRoot()
         let normals = noise.normals(forSample: serial &+ UInt64(number - nextSampleNumber))
-        let sensed = configuration.sensitivity * force + configuration.offset
+        let drift = configuration.offsetDrift * (configuration.temperature - ADXL355.temperatureSensor.offsetDegrees)
+        let sensed = configuration.sensitivity * force + configuration.offset + drift
             + Vector3(x: normals.x * sigma.x, y: normals.y * sigma.y, z: normals.z * sigma.z)
         let scale = range.countsPerG
         func counts(_ g: Double) -> Int {

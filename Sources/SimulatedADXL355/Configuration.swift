@@ -15,6 +15,8 @@ extension SimulatedADXL355 {
         public var noiseDensity: Vector3
         /// Zero-g offset per axis, in g.
         public var offset: Vector3
+        /// How the zero-g offset moves with temperature, g/°C per axis, from 25 °C.
+        public var offsetDrift: Vector3
         /// Sensitivity error per axis, a fraction (0.01 reads 1 % high).
         public var gain: Vector3
         /// Cross-axis terms off the diagonal (a fraction): output i gains `crossAxis[i, j]` of
@@ -40,7 +42,7 @@ extension SimulatedADXL355 {
         /// at 25 °C.
         public init(address: I2CAddress = defaultAddress, scene: SimulatedScene = .level,
                     noiseDensity: Vector3 = ADXL355.description.noiseDensity, offset: Vector3 = .zero,
-                    gain: Vector3 = .zero, crossAxis: Matrix3 = Matrix3(rows: .zero, .zero, .zero),
+                    offsetDrift: Vector3 = .zero, gain: Vector3 = .zero, crossAxis: Matrix3 = Matrix3(rows: .zero, .zero, .zero),
                     temperature: Double = 25, temperatureOffsetLSB: Double = 0,
                     selfTestResponse: Vector3 = typicalSelfTestResponse, revisionID: UInt8 = 0x01,
                     partID: UInt8 = ADXL355Register.expectedPartID, seed: UInt64 = 0x5EED_AD11_355A_CCE1) {
@@ -48,6 +50,7 @@ extension SimulatedADXL355 {
             self.scene = scene
             self.noiseDensity = noiseDensity
             self.offset = offset
+            self.offsetDrift = offsetDrift
             self.gain = gain
             self.crossAxis = crossAxis
             self.temperature = temperature
@@ -62,6 +65,9 @@ extension SimulatedADXL355 {
         public enum TypicalErrors {
             /// Zero-g offset, ±25 mg on every axis (datasheet typical).
             public static let offsetG = 0.025
+            /// Offset drift, ±0.02 mg/°C (the typical figure issue 19 quotes; the datasheet's
+            /// maximum is larger).
+            public static let offsetDriftGPerDegree = 0.02e-3
             /// Sensitivity, ±1 % (see the driver's notes: the initial tolerance could not be
             /// checked against the PDF for this change).
             public static let gain = 0.01
@@ -78,7 +84,10 @@ extension SimulatedADXL355 {
             let offset = Vector3(x: uniform(bounds.offsetG), y: uniform(bounds.offsetG), z: uniform(bounds.offsetG))
             let gain = Vector3(x: uniform(bounds.gain), y: uniform(bounds.gain), z: uniform(bounds.gain))
             let crossAxis = SimulatedADXL345.Configuration.randomCrossAxis(bound: bounds.crossAxis, seed: generator.next())
-            return Self(scene: scene, offset: offset, gain: gain, crossAxis: crossAxis, seed: generator.next())
+            let drift = Vector3(x: uniform(bounds.offsetDriftGPerDegree), y: uniform(bounds.offsetDriftGPerDegree),
+                                z: uniform(bounds.offsetDriftGPerDegree))
+            return Self(scene: scene, offset: offset, offsetDrift: drift, gain: gain, crossAxis: crossAxis,
+                        seed: generator.next())
         }
 
         /// raw ≈ sensitivity · true + offset: `diag(1 + gain)` with the cross-axis terms off it.

@@ -78,6 +78,8 @@ struct ADXL355DescriptionTests {
         let bound = SimulatedADXL355.Configuration.TypicalErrors.self
         #expect([part.offset.x, part.offset.y, part.offset.z].allSatisfy { abs($0) <= bound.offsetG })
         #expect([part.gain.x, part.gain.y, part.gain.z].allSatisfy { abs($0) <= bound.gain })
+        #expect([part.offsetDrift.x, part.offsetDrift.y, part.offsetDrift.z].allSatisfy { abs($0) <= bound.offsetDriftGPerDegree })
+        #expect(part.offsetDrift != .zero)
         for i in 0..<3 {
             for j in 0..<3 where i != j { #expect(abs(part.crossAxis[i, j]) <= bound.crossAxis) }
         }
@@ -88,6 +90,18 @@ struct ADXL355DescriptionTests {
         let (samples, _) = try rig.collect(for: 0.2)
         let expected = part.sensitivity * Vector3(x: 0, y: 0, z: 1) + part.offset
         #expect(samples.allSatisfy { ($0 - expected).magnitude < 1e-5 })
+    }
+
+    @Test("the simulated offset drifts with the temperature set, from 25 °C")
+    func offsetDrift() throws {
+        let drift = Vector3(x: 0.02e-3, y: -0.02e-3, z: 0.01e-3)
+        let rig = Rig355(.init(noiseDensity: .zero, offsetDrift: drift))
+        _ = try rig.driver.start(SamplingRequest(rateHz: 125, rangeG: 2))
+        let (cool, _) = try rig.collect(for: 0.2)
+        rig.chip.setTemperature(65)
+        let (warm, _) = try rig.collect(for: 0.2)
+        #expect(((cool.last ?? .zero) - Vector3(x: 0, y: 0, z: 1)).magnitude < 1e-5)
+        #expect(((warm.last ?? .zero) - Vector3(x: 0, y: 0, z: 1) - drift * 40).magnitude < 1e-5)
     }
 
     @Test("the simulated chip ignores FILTER written while measuring, and counts it")
