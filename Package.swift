@@ -53,6 +53,9 @@ let package = Package(
         .target(name: "I2C", dependencies: ["CI2CDev", "PlumbSync"]),
         .target(name: "Accelerometers", dependencies: ["I2C", "PlumbDomain"]),
         .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "PlumbDomain", "PlumbSync"]),
+        .target(name: "SimulatedADXL355", dependencies: [
+            "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
+        ]),
 
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
@@ -134,7 +137,7 @@ let package = Package(
             "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
         ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
-            "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
+            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [

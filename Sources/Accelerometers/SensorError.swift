@@ -41,6 +41,17 @@ public struct SensorError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "--address (the ADXL345 is 0x53 with SDO low, 0x1D with SDO high).")
     }
 
+    /// The identification register `register` read `found` where `model` reads `expected`;
+    /// `addresses` says where that chip answers (for chips other than the ADXL345).
+    public static func wrongDevice(model: String, register: String, expected: UInt8, found: UInt8,
+                                   address: I2CAddress, bus: String, addresses: String) -> SensorError {
+        SensorError(
+            code: .wrongDevice, busError: nil,
+            message: "the device at \(address) on \(bus) reads \(register) \(hex(found)), not \(model)'s \(hex(expected)). "
+                + "Another chip answers at that address: check the part on the board, or pass the right "
+                + "--address (\(addresses)).")
+    }
+
     /// No samples arrived within `seconds`.
     public static func noData(model: String, seconds: Double, bus: String) -> SensorError {
         SensorError(

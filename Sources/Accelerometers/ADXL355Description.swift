@@ -1,0 +1,53 @@
+import PlumbDomain
+
+extension ADXL355 {
+    /// The ADXL355, from the ADXL354/ADXL355 datasheet, Rev. D.
+    ///
+    /// - IDs: DEVID_AD 0xAD, DEVID_MST 0x1D, PARTID 0xED, read in that order (registers 0x00–0x02).
+    /// - Rates: 4000 / 2^code Hz, FILTER codes 10…0 (3.906 to 4000 Hz). A sample set is 9 bytes,
+    ///   81 SCL periods; with the addressing and FIFO_ENTRIES reads of a drain, Plumb keeps a bus
+    ///   under half loaded: 100 kHz carries up to 500 Hz, 400 kHz up to 2000 Hz, and 4000 Hz needs
+    ///   Fast-mode Plus (1 MHz).
+    /// - Noise: 25 µg/√Hz typical on every axis at ±2.048 g (the datasheet's figure), over the
+    ///   noise bandwidth of ``noiseBandwidthHz(rateHz:)``.
+    /// - FIFO: 96 axis entries, 32 x/y/z sets.
+    /// - Temperature: TEMP2/TEMP1, 12 bits, 1885 LSB at 25 °C, −9.05 LSB/°C.
+    /// - Self-test (ST1 then ST2, the change per axis): X and Y +0.1…+0.6 g, Z +0.5…+3.0 g around
+    ///   the typical 0.3, 0.3 and 1.5 g; the chip's internal regulators make it independent of the
+    ///   supply from 2.25 to 3.6 V. (These limits could not be checked against the PDF for this
+    ///   change; see ``selfTestLimitsG``.)
+    public static let description = ChipDescription(
+        model: model, kind: "adxl355", aliases: [], addresses: addresses,
+        identification: [
+            IdentificationRegister(register: ADXL355Register.devidAD, name: "DEVID_AD", expected: [ADXL355Register.expectedDevidAD]),
+            IdentificationRegister(register: ADXL355Register.devidMST, name: "DEVID_MST", expected: [ADXL355Register.expectedDevidMST]),
+            IdentificationRegister(register: ADXL355Register.partID, name: "PARTID", expected: [ADXL355Register.expectedPartID]),
+        ],
+        rangesG: ADXL355Range.allCases.map(\.gravities), defaultRangeG: ADXL355Range.g2.gravities,
+        rates: ADXL355Filter.codes.compactMap(ADXL355Filter.rateHz(code:)).map { hertz in
+            ChipRate(hertz: hertz, minimumBusKHz: hertz <= 500 ? 100 : hertz <= 2000 ? 400 : 1000)
+        },
+        sampleBits: 20,
+        noiseDensity: Vector3(x: noiseDensityG, y: noiseDensityG, z: noiseDensityG),
+        fifoDepth: ADXL355Register.fifoSetCapacity,
+        temperature: temperatureSensor,
+        selfTest: SelfTestResponse(minimumG: selfTestLimitsG.minimum, maximumG: selfTestLimitsG.maximum, atSupplyVoltage: 3.3),
+        datasheet: "ADXL354/ADXL355 datasheet Rev. D")
+
+    /// 25 µg/√Hz, in g/√Hz.
+    public static let noiseDensityG = 25e-6
+
+    /// The nominal temperature transfer function.
+    public static let temperatureSensor = TemperatureSensor(
+        register: ADXL355Register.temp2, byteCount: 2, lsbPerDegree: -9.05, offsetLSB: 1885, offsetDegrees: 25)
+
+    /// The self-test change's limits per axis, in g.
+    public static let selfTestLimitsG = (minimum: Vector3(x: 0.1, y: 0.1, z: 0.5), maximum: Vector3(x: 0.6, y: 0.6, z: 3.0))
+
+    /// The bandwidth white noise is integrated over at `rateHz`: the low-pass corner (a quarter of
+    /// the rate) times π/2, a single pole's equivalent noise bandwidth. The chip's digital filter
+    /// is steeper, so this errs a little high.
+    public static func noiseBandwidthHz(rateHz: Double) -> Double {
+        ADXL355Filter.lowPassHz(rateHz: rateHz) * Double.pi / 2
+    }
+}

@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Accelerometers
+import I2C
+import PlumbDomain
+import PlumbSync
+import SimulatedADXL345
+
+/// A register-level model of an ADXL355 on an I²C bus, for running the real driver without
+/// hardware.
+///
+/// The driver talks to it register by register as to a chip on `/dev/i2c-1`, and it answers as
+/// the datasheet says the chip does: read-only IDs, reset values (standby, ±2.048 g, 4000 Hz),
+/// RESET's 0x52 code, the sample clock at FILTER's rate started and stopped by POWER_CTL, the
+/// 96-entry FIFO with its x-axis marker and empty indicator, STATUS's FIFO_OVR (cleared on read),
+/// 20-bit left-justified data, TEMP2/TEMP1 from a settable temperature, the ST1/ST2 self-test
+/// force, and noise at the part's density over the bandwidth the rate sets. Time comes from an
+/// injected ``SimulationClock`` (the ADXL345 simulator's), and so do scenes, poses and attitude
+/// scripts (``SimulatedScene``).
+///
+/// Not modelled: the high-pass filter, the offset registers' effect, activity detection,
+/// interrupts and DRDY, external sync, the filter's delay and settling, the behaviour of a full
+/// FIFO beyond dropping new sets (the datasheet was not checked on whether it keeps the oldest).
+///
+/// Thread-safe: every call is one atomic transaction under one lock.
+public final class SimulatedADXL355: I2CBus {
+    /// `simulated ADXL355`.
+    public let name = "simulated ADXL355"
+    public var transferMode: I2CTransferMode { .simulated }
+    public let address: I2CAddress
+    public let clock: any SimulationClock
+
+    private let state: Locked<ChipModel>
+
+    /// A chip powered on now, in standby with every register at its reset value.
+    public init(configuration: Configuration = Configuration(), clock: any SimulationClock = MonotonicSimulationClock()) {
+        address = configuration.address
+        self.clock = clock
+        state = Locked(ChipModel(configuration: configuration, time: clock.now()))
+    }
+
+    /// Counters, for tests and benchmarks.
+    public struct Statistics: Sendable, Hashable {
+        /// Sample sets the clock produced.
+        public var samplesProduced = 0
+        /// Sets lost to a full FIFO.
+        public var lost = 0
+        /// Axis entries popped from the FIFO.
+        public var entriesRead = 0
+        /// FIFO_DATA reads that ended inside an entry, losing the rest of it.
+        public var entriesCutShort = 0
+        /// Bus transactions (each group of runs counts once).
+        public var transactions = 0
+        public var resets = 0
+        /// Configuration registers written while measuring.
+        public var configurationWritesWhileMeasuring = 0
+        /// Writes to read-only or reserved registers.
+        public var ignoredWrites = 0
+
+        public init() {}
+    }
+
+    // MARK: I2CBus
+
+    public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        try transaction(at: address, operation: "read of register \(register)") { (state) throws(I2CError) in
+            guard count > 0, count <= 8192 else {
+                throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL, operation: "read of \(count) bytes")
+            }
+            return state.read(from: register, count: count)
+        }
+    }
+
+    /// As many runs as one Linux `I2C_RDWR` carries, so a driver batches as against `/dev/i2c-N`;
+    /// every run in a transaction happens at one instant of the clock.
+    public var maxRunsPerTransaction: Int { LinuxI2CBus.maxRunsPerCombinedTransaction }
+
+    public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
+        var results: [[UInt8]] = []
+        var next = runs.startIndex
+        while next < runs.endIndex {
+            let group = runs[next..<min(runs.endIndex, next + maxRunsPerTransaction)]
+            results += try transaction(at: address, operation: "read of \(group.count) register runs") { (state) throws(I2CError) in
+                if let bad = group.first(where: { $0.count <= 0 || $0.count > 8192 }) {
+                    throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL, operation: "read of \(bad.count) bytes")
+                }
+                return group.map { state.read(from: $0.register, count: $0.count) }
+            }
+            next += group.count
+        }
+        return results
+    }
+
+    public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        try transaction(at: address, operation: "write of register \(register)") { (state) throws(I2CError) in
+            state.write(register, value: value)
+        }
+    }
+
+    // MARK: Test controls
+
+    /// The configuration in force, with the current scene and temperature.
+    public var configuration: Configuration { state.withLock { $0.configuration } }
+
+    /// Changes what the chip senses from now on.
+    public func setScene(_ scene: SimulatedScene) {
+        withSynchronizedState { $0.configuration.scene = scene }
+    }
+
+    /// Holds the chip still in `pose` from now on.
+    public func setPose(_ pose: SimulatedPose) {
+        setScene(.pose(pose))
+    }
+
+    /// Runs `script` from the clock's current time.
+    public func run(_ script: AttitudeScript) {
+        withSynchronizedState { $0.configuration.scene = .scripted(script, start: $0.now) }
+    }
+
+    /// Sets the die temperature in °C from now on.
+    public func setTemperature(_ celsius: Double) {
+        withSynchronizedState { $0.configuration.temperature = celsius }
+    }
+
+    /// While true, the chip NACKs every transfer (`EREMOTEIO`), as when unplugged; its state is
+    /// kept.
+    public func setUnplugged(_ unplugged: Bool) {
+        self.unplugged.withLock { $0 = unplugged }
+    }
+    private let unplugged = Locked(false)
+
+    /// Whether the chip is measuring (POWER_CTL's standby bit clear).
+    public var isMeasuring: Bool { withSynchronizedState { $0.isMeasuring } }
+
+    /// The raw value of `register` as last written or reset, without a read's side effects.
+    public func peek(_ register: UInt8) -> UInt8 {
+        state.withLock { $0.registers[Int(min(register, ADXL355Register.last))] }
+    }
+
+    /// Every acknowledged register write, oldest first.
+    public var writeLog: [RegisterWrite] { state.withLock { $0.writeLog } }
+
+    public func clearWriteLog() {
+        state.withLock { $0.writeLog.removeAll() }
+    }
+
+    /// The counters, brought up to the clock's time first.
+    public var statistics: Statistics { withSynchronizedState { $0.statistics } }
+
+    // MARK: Internals
+
+    private func withSynchronizedState<Result>(_ body: (inout ChipModel) -> Result) -> Result {
+        state.withLock { state in
+            state.synchronize(to: clock.now())
+            return body(&state)
+        }
+    }
+
+    private func transaction<Result>(at target: I2CAddress, operation: String,
+                                     _ body: (inout ChipModel) throws(I2CError) -> Result) throws(I2CError) -> Result {
+        let down = unplugged.withLock { $0 }
+        return try state.withLock { (state) throws(I2CError) -> Result in
+            state.synchronize(to: clock.now())
+            state.statistics.transactions += 1
+            guard target == address, !down else {
+                throw I2CError(code: .noAcknowledge, bus: name, address: target, errno: EREMOTEIO, operation: operation)
+            }
+            return try body(&state)
+        }
+    }
+}
