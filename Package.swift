@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "SimulatedADXL355", dependencies: [
             "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
         ]),
+        .target(name: "SimulatedMPU6050", dependencies: [
+            "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
+        ]),
 
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
@@ -138,6 +141,7 @@ let package = Package(
         ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
+            "SimulatedMPU6050",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
