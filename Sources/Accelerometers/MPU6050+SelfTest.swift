@@ -93,14 +93,14 @@ extension MPU6050 {
         }
         test.watermark = max(1, min(Int(test.rateHz / 10), variant.fifoSamples / 2))
 
-        let result: Result<SelfTestReport, SensorError>
-        do {
+        // Never leave the force on: restore what ran before, whatever happens.
+        return try runThenRestore({ () throws(SensorError) -> SelfTestReport in
             try configure(test)
             let trims = MPU6050SelfTestLimits.codes(
-                from: try readBurst(MPU6050Register.selfTestX, count: 4), variant: variant)
+                from: try readRegisters(MPU6050Register.selfTestX, count: 4), variant: variant)
             let off = try settledMean(of: samples, configuration: test)
             test.selfTest = true
-            try write(MPU6050Register.accelConfig, test.accelConfig)
+            try writeRegister(MPU6050Register.accelConfig, test.accelConfig)
             running.withLock { $0?.configuration = test }
             let on = try settledMean(of: samples, configuration: test)
             let axes = zip(["x", "y", "z"], zip(trims, [(off.x, on.x), (off.y, on.y), (off.z, on.z)])).map { name, pair in
@@ -108,18 +108,10 @@ extension MPU6050 {
                 return SelfTestReport.Axis(name: name, off: pair.1.0, on: pair.1.1, minimum: limits.minimum,
                                            maximum: limits.maximum)
             }
-            result = .success(SelfTestReport(model: variant.rawValue, supplyVoltage: supplyVoltage,
-                                             samplesPerMean: samples, axes: axes))
-        } catch {
-            result = .failure(error)
-        }
-        // Never leave the force on: restore what ran before, whatever happened above.
-        do {
+            return SelfTestReport(model: variant.rawValue, supplyVoltage: supplyVoltage, samplesPerMean: samples, axes: axes)
+        }, restore: { () throws(SensorError) in
             if let previous { try configure(previous) } else { try stop() }
-        } catch {
-            if case .success = result { throw error }
-        }
-        return try result.get()
+        })
     }
 
     /// Lets the output settle, then returns the mean of `count` samples in LSB at the range.
