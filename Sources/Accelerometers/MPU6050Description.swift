@@ -52,6 +52,7 @@ extension MPU6050 {
             datasheet: variant.hasMPU6500RegisterMap
                 ? (variant == .mpu9250 ? "MPU-9250 Product Specification Rev. 1.0, Register Map Rev. 1.6"
                     : "MPU-6500 Product Specification Rev. 1.1, Register Map Rev. 2.1")
-                : "MPU-6000/MPU-6050 Product Specification Rev. 3.4, Register Map Rev. 4.2")
+                : "MPU-6000/MPU-6050 Product Specification Rev. 3.4, Register Map Rev. 4.2",
+            straps: ["AD0 to GND", "AD0 to 3V3"])
     }
 }

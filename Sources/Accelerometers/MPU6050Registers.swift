@@ -136,16 +136,18 @@ public struct MPU6050Identification: Sendable, Hashable {
     /// - 0x98 on boards sold as MPU-6050 (GY-521): ElectronicCats/mpu6050 issue 21 and PR 25
     ///   ("13 of 20" modules from three sellers); Linux's inv_mpu6050 knows 0x98 as the ICM-20689.
     ///   Read with the MPU-6050's map, as the boards are sold.
-    /// - 0x72 on boards sold as MPU-6050 (community reports; not in the Linux driver). MPU-6050 map.
+    ///
+    /// Not 0x72: no report of it was found (searched GitHub issues of the common MPU-6050 and
+    /// MPU-9250 libraries); a part reading it is refused with the value named, and is one line
+    /// here once a board is known.
     /// - 0x73, the MPU-9255 (Linux inv_mpu6050; micropython-mpu9x50 issue 25: parts stamped
     ///   "MPU-9250/6500"). MPU-6500 map.
     /// - 0x74, the MPU-6515 (Linux inv_mpu6050; IMU-WhoAmIVerifier issue 2: a "GY-6500"). MPU-6500 map.
     /// - 0x75, boards sold as MPU-9250 without a magnetometer (kriswiner/MPU9250 issue 486).
     ///   MPU-6500 map.
     /// - 0x78, the MPU-6880 (Linux inv_mpu6050), also on boards sold as MPU-9250
-    ///   (hideakitai/MPU9250 issue 52). MPU-6500 map.
+    ///   (kriswiner/MPU9250 issue 378, hideakitai/MPU9250 issue 52). MPU-6500 map.
     public static let clones: [(whoAmI: UInt8, variant: MPU6050Variant, note: String)] = [
-        (0x72, .mpu6050, "a clone sold as MPU-6050"),
         (0x73, .mpu9250, "an MPU-9255 or a part sold as MPU-9250"),
         (0x74, .mpu6500, "an MPU-6515 or a part sold as MPU-6500"),
         (0x75, .mpu6500, "a part sold as MPU-9250, without its magnetometer"),
