@@ -169,6 +169,21 @@ struct MPU6050DriverTests {
         #expect(rig.chip.statistics.emptyFIFOReads == 0)
     }
 
+    @Test func anOverflowOnlyINTStatusShowsIsReported() throws {
+        // An MPU-6500 whose FIFO stops when full (CONFIG FIFO_MODE) keeps 510 bytes, whole samples:
+        // only FIFO_OFLOW_INT says samples were lost.
+        let rig = MPURig(ideal: .mpu6500)
+        _ = try rig.driver.start(SamplingRequest(rateHz: 1000, rangeG: 2))
+        let config = rig.chip.storedRegister(MPU6050Register.config)
+        try rig.chip.writeRegister(at: rig.chip.address, MPU6050Register.config, value: config | MPU6050Bits.fifoModeStopWhenFull)
+        rig.clock.advance(by: 0.2)
+        #expect(rig.chip.fifoByteCount == 510)
+        let (samples, report) = try rig.drain(after: 0)
+        #expect(report.overrun && samples.isEmpty)
+        #expect(rig.driver.drainStatistics.overflows == 1 && rig.driver.drainStatistics.misalignments == 0)
+        #expect(rig.chip.fifoByteCount == 0)
+    }
+
     @Test func aLongGapOverflowsAndRecovers() throws {
         let rig = MPURig(ideal: .mpu9250)
         _ = try rig.driver.start(SamplingRequest(rateHz: 500, rangeG: 2))
