@@ -68,6 +68,13 @@ public final class MPU6050: Accelerometer {
     /// The configuration the chip runs with, or nil asleep.
     public var configuration: MPU6050Configuration? { running.withLock { $0?.configuration } }
 
+    /// The accelerometer low-pass filter's −3 dB bandwidth the chip runs with, Hz, or nil
+    /// asleep: the noise bandwidth to give ``ChipDescription/expectedRMS(bandwidthHz:)`` (the
+    /// filter, not half the rate, limits this chip's noise).
+    public var bandwidthHz: Double? {
+        running.withLock { $0.map { $0.configuration.lowPass.bandwidthHz(on: $0.variant) } }
+    }
+
     /// How the drains went: FIFO resets after overflows and misalignments.
     public var drainStatistics: MPU6050DrainStatistics { counters.withLock { $0 } }
 

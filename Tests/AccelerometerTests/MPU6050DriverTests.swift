@@ -235,7 +235,9 @@ struct MPU6050DriverTests {
             let mean = samples.reduce(Vector3.zero, +) / Double(samples.count)
             let variance = samples.reduce(0.0) { $0 + ($1.x - mean.x) * ($1.x - mean.x) } / Double(samples.count - 1)
             let density = MPU6050.description(for: variant).noiseDensity.x
-            let expected = density * rig.chip.bandwidthHz.squareRoot()
+            #expect(rig.driver.bandwidthHz == rig.chip.bandwidthHz)
+            let expected = MPU6050.description(for: variant).expectedRMS(bandwidthHz: try #require(rig.driver.bandwidthHz)).x
+            #expect(abs(expected - density * rig.chip.bandwidthHz.squareRoot()) < 1e-12)
             #expect(abs(variance.squareRoot() / expected - 1) < 0.1, "\(variant): \(variance.squareRoot()) vs \(expected)")
         }
     }
