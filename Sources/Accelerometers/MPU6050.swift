@@ -155,15 +155,17 @@ public final class MPU6050: Accelerometer {
         _ = try readRegister(MPU6050Register.intStatus)
     }
 
-    /// SMPLRT_DIV…ACCEL_CONFIG in one burst, then PWR_MGMT_1 and FIFO_EN: a chip that reset or
-    /// lost a write would otherwise decode with the wrong scale.
+    /// SMPLRT_DIV…ACCEL_CONFIG (…ACCEL_CONFIG2 on the MPU-6500/9250) in one burst, then
+    /// PWR_MGMT_1 and FIFO_EN: a chip that reset or lost a write would otherwise decode with the
+    /// wrong scale.
     private func verify(_ configuration: MPU6050Configuration, variant: MPU6050Variant) throws(SensorError) {
-        let block = try readRegisters(MPU6050Register.smplrtDiv, count: 4)
+        let block = try readRegisters(MPU6050Register.smplrtDiv, count: variant.hasMPU6500RegisterMap ? 5 : 4)
         let power = try readRegister(MPU6050Register.pwrMgmt1)
         let fifo = try readRegister(MPU6050Register.fifoEnable)
         guard block[0] == configuration.divider, block[1] & MPU6050Bits.dlpfMask == configuration.config,
               block[3] == configuration.accelConfig, power & MPU6050Bits.sleep == 0,
-              fifo == MPU6050Bits.accelFIFOEnable
+              fifo == MPU6050Bits.accelFIFOEnable,
+              !variant.hasMPU6500RegisterMap || block[4] & 0x0F == configuration.accelConfig2
         else {
             throw .bus(I2CError(code: .busError, bus: bus.name, address: address,
                                 operation: "configuration read-back (SMPLRT_DIV \(block[0]), ACCEL_CONFIG \(block[3]), "

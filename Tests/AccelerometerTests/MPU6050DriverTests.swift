@@ -109,6 +109,19 @@ struct MPU6050DriverTests {
         #expect(rig.chip.writeLog.isEmpty)
     }
 
+    @Test(arguments: [(MPU6050Variant.mpu6050, MPU6050Register.accelConfig), (.mpu6500, MPU6050Register.smplrtDiv),
+                      (.mpu6500, MPU6050Register.accelConfig2), (.mpu9250, MPU6050Register.fifoEnable)] as [(MPU6050Variant, UInt8)])
+    func aLostConfigurationWriteIsCaughtByTheReadBack(variant: MPU6050Variant, register: UInt8) throws {
+        let clock = ManualSimulationClock()
+        let chip = SimulatedMPU6050(configuration: .init(variant: variant, noiseDensity: 0), clock: clock)
+        let driver = MPU6050(bus: MPUBusWrapper(chip, lostWrites: register), clock: clock)
+        let error = #expect(throws: SensorError.self) { try driver.start(SamplingRequest(rateHz: 200, rangeG: 8)) }
+        #expect(error?.code == .bus && error?.description.contains("read-back") == true)
+        #expect(driver.configuration == nil)
+        var samples: [Vector3] = []
+        #expect(try driver.drain(into: &samples).count == 0, "nothing is decoded with a configuration not proven")
+    }
+
     // MARK: Drains
 
     static let poses: [SimulatedPose] = [

@@ -37,15 +37,18 @@ final class MPUBusWrapper: I2CBus {
     let base: SimulatedMPU6050
     let smbus: Bool
     let fifoCountOverride: Int?
+    /// A register whose writes are lost on the wire (acknowledged, never stored).
+    let lostWrites: UInt8?
     private let longest = Locked(0)
     var longestRead: Int { longest.withLock { $0 } }
     var name: String { base.name }
     var transferMode: I2CTransferMode { smbus ? .smbusBlock : base.transferMode }
 
-    init(_ base: SimulatedMPU6050, smbus: Bool = false, fifoCountOverride: Int? = nil) {
+    init(_ base: SimulatedMPU6050, smbus: Bool = false, fifoCountOverride: Int? = nil, lostWrites: UInt8? = nil) {
         self.base = base
         self.smbus = smbus
         self.fifoCountOverride = fifoCountOverride
+        self.lostWrites = lostWrites
     }
 
     func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
@@ -61,6 +64,7 @@ final class MPUBusWrapper: I2CBus {
     }
 
     func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        guard register != lostWrites else { return }
         try base.writeRegister(at: address, register, value: value)
     }
 }
