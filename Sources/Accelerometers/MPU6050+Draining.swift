@@ -20,7 +20,7 @@ extension MPU6050 {
     /// are then lost, as with the ADXL345's overrun.
     public func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport {
         guard let run = running.withLock({ $0 }) else { return DrainReport() }
-        let heads = try readRegisterRuns([Self.statusRun, Self.countRun])
+        let heads = try readRuns([Self.statusRun, Self.countRun])
         let status = heads[0][0]
         let count = Int(heads[1][0]) << 8 | Int(heads[1][1])
         let overflowed = status & MPU6050Bits.fifoOverflow != 0 || count >= run.variant.fifoBytes
@@ -52,11 +52,11 @@ extension MPU6050 {
 
     /// `count` bytes of FIFO_R_W: one burst, or ≤ 30-byte pieces over SMBus.
     private func readFIFO(count: Int) throws(SensorError) -> [UInt8] {
-        guard bus.transferMode == .smbusBlock else { return try readRegisters(MPU6050Register.fifoRW, count: count) }
+        guard bus.transferMode == .smbusBlock else { return try readBurst(MPU6050Register.fifoRW, count: count) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            bytes += try readRegisters(MPU6050Register.fifoRW, count: min(Self.smbusChunkBytes, count - bytes.count))
+            bytes += try readBurst(MPU6050Register.fifoRW, count: min(Self.smbusChunkBytes, count - bytes.count))
         }
         return bytes
     }

@@ -97,10 +97,10 @@ extension MPU6050 {
         return try runThenRestore({ () throws(SensorError) -> SelfTestReport in
             try configure(test)
             let trims = MPU6050SelfTestLimits.codes(
-                from: try readRegisters(MPU6050Register.selfTestX, count: 4), variant: variant)
+                from: try readBurst(MPU6050Register.selfTestX, count: 4), variant: variant)
             let off = try settledMean(of: samples, configuration: test)
             test.selfTest = true
-            try writeRegister(MPU6050Register.accelConfig, test.accelConfig)
+            try write(MPU6050Register.accelConfig, test.accelConfig)
             running.withLock { $0?.configuration = test }
             let on = try settledMean(of: samples, configuration: test)
             let axes = zip(["x", "y", "z"], zip(trims, [(off.x, on.x), (off.y, on.y), (off.z, on.z)])).map { name, pair in

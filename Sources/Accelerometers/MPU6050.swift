@@ -84,11 +84,12 @@ public final class MPU6050: Accelerometer {
     /// clone, accepted with ``warning`` set.
     /// - Throws: `.wrongDevice` naming the value read when it is none of them.
     public func probe() throws(SensorError) -> ChipIdentity {
-        let id = try readRegister(MPU6050Register.whoAmI)
+        let id = try read(MPU6050Register.whoAmI)
         guard let found = MPU6050Identification(whoAmI: id) else {
             identified.withLock { $0 = nil }
-            throw .wrongDevice(model: "MPU-6050/6500/9250", expected: MPU6050Variant.mpu6050.whoAmI, found: id,
-                               address: address, bus: bus.name)
+            throw .wrongDevice(model: "MPU-6050/6500/9250", register: "WHO_AM_I", expected: MPU6050Variant.mpu6050.whoAmI,
+                               found: id, address: address, bus: bus.name,
+                               addresses: "the MPU-6050 is \(Self.description.addressList)")
         }
         identified.withLock { $0 = found }
         return ChipIdentity(model: found.variant.rawValue, deviceID: id)
@@ -118,8 +119,8 @@ public final class MPU6050: Accelerometer {
     /// Turns the FIFO off and puts the chip to sleep (PWR_MGMT_1 SLEEP).
     public func stop() throws(SensorError) {
         running.withLock { $0 = nil }
-        try writeRegister(MPU6050Register.userCtrl, 0)
-        try writeRegister(MPU6050Register.pwrMgmt1, MPU6050Bits.sleep | MPU6050Bits.clockPLL)
+        try write(MPU6050Register.userCtrl, 0)
+        try write(MPU6050Register.pwrMgmt1, MPU6050Bits.sleep | MPU6050Bits.clockPLL)
     }
 
     // MARK: Configuration
@@ -129,19 +130,19 @@ public final class MPU6050: Accelerometer {
     public func configure(_ configuration: MPU6050Configuration) throws(SensorError) {
         running.withLock { $0 = nil }
         let variant = try knownVariant()
-        try writeRegister(MPU6050Register.pwrMgmt1, MPU6050Bits.deviceReset)
+        try write(MPU6050Register.pwrMgmt1, MPU6050Bits.deviceReset)
         clock.sleep(seconds: Self.resetSeconds)
-        try writeRegister(MPU6050Register.pwrMgmt1, MPU6050Bits.clockPLL)
-        try writeRegister(MPU6050Register.pwrMgmt2, 0)
-        try writeRegister(MPU6050Register.smplrtDiv, configuration.divider)
-        try writeRegister(MPU6050Register.config, configuration.config)
-        try writeRegister(MPU6050Register.accelConfig, configuration.accelConfig)
+        try write(MPU6050Register.pwrMgmt1, MPU6050Bits.clockPLL)
+        try write(MPU6050Register.pwrMgmt2, 0)
+        try write(MPU6050Register.smplrtDiv, configuration.divider)
+        try write(MPU6050Register.config, configuration.config)
+        try write(MPU6050Register.accelConfig, configuration.accelConfig)
         if variant.hasMPU6500RegisterMap {
-            try writeRegister(MPU6050Register.accelConfig2, configuration.accelConfig2)
+            try write(MPU6050Register.accelConfig2, configuration.accelConfig2)
         }
-        try writeRegister(MPU6050Register.intEnable, MPU6050Bits.fifoOverflow)
+        try write(MPU6050Register.intEnable, MPU6050Bits.fifoOverflow)
         clock.sleep(seconds: Self.accelStartSeconds)
-        try writeRegister(MPU6050Register.fifoEnable, MPU6050Bits.accelFIFOEnable)
+        try write(MPU6050Register.fifoEnable, MPU6050Bits.accelFIFOEnable)
         try resetFIFO()
         try verify(configuration, variant: variant)
         running.withLock { $0 = Running(configuration: configuration, variant: variant) }
@@ -150,18 +151,18 @@ public final class MPU6050: Accelerometer {
     /// Empties the FIFO (USER_CTRL FIFO_RESET with FIFO_EN off), turns it on again, and clears
     /// INT_STATUS by reading it, so a stale overflow is not reported.
     func resetFIFO() throws(SensorError) {
-        try writeRegister(MPU6050Register.userCtrl, MPU6050Bits.userFIFOReset)
-        try writeRegister(MPU6050Register.userCtrl, MPU6050Bits.userFIFOEnable)
-        _ = try readRegister(MPU6050Register.intStatus)
+        try write(MPU6050Register.userCtrl, MPU6050Bits.userFIFOReset)
+        try write(MPU6050Register.userCtrl, MPU6050Bits.userFIFOEnable)
+        _ = try read(MPU6050Register.intStatus)
     }
 
     /// SMPLRT_DIV…ACCEL_CONFIG (…ACCEL_CONFIG2 on the MPU-6500/9250) in one burst, then
     /// PWR_MGMT_1 and FIFO_EN: a chip that reset or lost a write would otherwise decode with the
     /// wrong scale.
     private func verify(_ configuration: MPU6050Configuration, variant: MPU6050Variant) throws(SensorError) {
-        let block = try readRegisters(MPU6050Register.smplrtDiv, count: variant.hasMPU6500RegisterMap ? 5 : 4)
-        let power = try readRegister(MPU6050Register.pwrMgmt1)
-        let fifo = try readRegister(MPU6050Register.fifoEnable)
+        let block = try readBurst(MPU6050Register.smplrtDiv, count: variant.hasMPU6500RegisterMap ? 5 : 4)
+        let power = try read(MPU6050Register.pwrMgmt1)
+        let fifo = try read(MPU6050Register.fifoEnable)
         guard block[0] == configuration.divider, block[1] & MPU6050Bits.dlpfMask == configuration.config,
               block[3] == configuration.accelConfig, power & MPU6050Bits.sleep == 0,
               fifo == MPU6050Bits.accelFIFOEnable,
@@ -195,13 +196,11 @@ public final class MPU6050: Accelerometer {
     /// the last one it made.
     public func readTemperature() throws(SensorError) -> Double {
         let variant = try knownVariant()
-        let bytes = try readRegisters(MPU6050Register.tempOutH, count: 2)
+        let bytes = try readBurst(MPU6050Register.tempOutH, count: 2)
         let raw = Int16(bitPattern: UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
         return variant.temperature.celsius(raw: Double(raw))
     }
 }
-
-extension MPU6050: RegisterAccess {}
 
 /// What the MPU-6050 driver's drains have met.
 public struct MPU6050DrainStatistics: Sendable, Hashable {

@@ -27,13 +27,13 @@ struct MPU6050ChipState {
     var now: Double
 
     var configuration: SimulatedMPU6050.Configuration
-    let noise: SeededGaussianNoise
+    let noise: SeededNormals
     var statistics = SimulatedMPU6050.Statistics()
     var writeLog: [RegisterWrite] = []
 
     init(configuration: SimulatedMPU6050.Configuration, time: Double) {
         self.configuration = configuration
-        noise = SeededGaussianNoise(seed: configuration.seed)
+        noise = SeededNormals(seed: configuration.seed)
         now = time.isFinite ? time : 0
         registers = []
         powerOnReset()

@@ -19,7 +19,7 @@ import SimulatedADXL345
 /// without auto-increment, 1024 or 512 bytes, overwriting the oldest bytes when full (or dropping
 /// writes with the MPU-6500's FIFO_MODE), and INT_STATUS FIFO_OFLOW when FIFO_OFLOW_EN is set.
 /// Noise is white at the part's density over the accelerometer filter's bandwidth, from a seeded
-/// generator addressed by sample number (``SeededGaussianNoise``); the scene, its poses and
+/// generator addressed by sample number (``SeededNormals``); the scene, its poses and
 /// attitude scripts and the clock are the ADXL345 simulator's (``SimulatedScene``,
 /// ``SimulationClock``).
 ///
