@@ -41,6 +41,8 @@ struct MPU6050DriverTests {
         let error = #expect(throws: SensorError.self) { try rig.driver.probe() }
         #expect(error?.code == .wrongDevice)
         #expect(error?.description.contains("0x72") == true)
+        #expect(error?.description.contains("WHO_AM_I") == true && error?.description.contains("0x69 (AD0 to 3V3)") == true)
+        #expect(error?.description.contains("ADXL345") == false)
         let start = #expect(throws: SensorError.self) { try rig.driver.start(SamplingRequest(rateHz: 100, rangeG: 2)) }
         #expect(start?.code == .wrongDevice)
         #expect(rig.chip.writeLog.isEmpty, "a refused chip must not be written")
