@@ -5,9 +5,10 @@ import PlumbSync
 /// The MPU-6050, MPU-6500 and MPU-9250 over I²C, the accelerometer only: one driver for the
 /// family, the register map learnt from WHO_AM_I.
 ///
-/// Sources, each cross-checked against the Linux driver (drivers/iio/imu/inv_mpu6050/:
-/// `inv_mpu_iio.h` for the WHO_AM_I values and FIFO sizes, `inv_mpu_core.c` for the temperature
-/// scales and the start-up times):
+/// Sources, cross-checked against the Linux driver (drivers/iio/imu/inv_mpu6050/: `inv_mpu_iio.h`
+/// for the WHO_AM_I values, the ACCEL_CONFIG_2 address and the reset and start-up times;
+/// `inv_mpu_core.c`'s `hw_info` for each part's register set, FIFO size and temperature
+/// constants, whose numbers were not read there):
 /// - MPU-6000/MPU-6050 Product Specification PS-MPU-6000A-00 Rev. 3.4 (08/19/2013) and Register
 ///   Map and Descriptions RM-MPU-6000A-00 Rev. 4.2 (08/19/2013);
 /// - MPU-6500 Product Specification PS-MPU-6500A-01 Rev. 1.1 (03/05/2014) and Register Map
@@ -17,7 +18,7 @@ import PlumbSync
 ///
 /// The driver reads like the register map: WHO_AM_I; DEVICE_RESET and 100 ms; wake with the
 /// PLL clock (SLEEP cleared); SMPLRT_DIV, CONFIG (DLPF_CFG), ACCEL_CONFIG (AFS_SEL) and on the
-/// MPU-6500/9250 ACCEL_CONFIG2 (A_DLPF_CFG); 20 ms for the accelerometer to start from sleep;
+/// MPU-6500/9250 ACCEL_CONFIG2 (A_DLPF_CFG); 20 or 30 ms for the accelerometer to start;
 /// then the FIFO, reset and fed with the accelerometer's six bytes alone (FIFO_EN ACCEL_FIFO_EN,
 /// USER_CTRL FIFO_EN), with FIFO_OFLOW_EN so INT_STATUS reports an overflow. Configuration is read
 /// back before the first drain. See ``drain(into:)`` for the FIFO and ``selfTest(supplyVoltage:)``
@@ -42,12 +43,15 @@ public final class MPU6050: Accelerometer {
     let identified = Locked<MPU6050Identification?>(nil)
     let counters = Locked(MPU6050DrainStatistics())
 
-    /// After DEVICE_RESET, before the next access (RM-MPU-6000A §4.28 and the Linux driver's
-    /// `INV_MPU6050_POWER_UP_TIME`, 100 ms).
+    /// After DEVICE_RESET, before the next access: the Linux driver's `INV_MPU6050_POWER_UP_TIME`,
+    /// 100 ms (the register maps give no figure).
     static let resetSeconds = 0.1
-    /// Accelerometer start-up from sleep: 20 ms (PS-MPU-9250A Table 2; the Linux driver uses 20 ms
-    /// for the MPU-6050 and the MPU-6500 alike).
-    static let accelStartSeconds = 0.02
+    /// Accelerometer start-up after waking: 20 ms on the MPU-6050 and 30 ms on the MPU-6500/9250,
+    /// the Linux driver's `INV_MPU6050_ACCEL_STARTUP_TIME` and `INV_MPU6500_ACCEL_STARTUP_TIME`
+    /// (PS-MPU-9250A Table 2 gives 20 ms from sleep, 30 ms from a cold start).
+    static func accelStartSeconds(_ variant: MPU6050Variant) -> Double {
+        variant.hasMPU6500RegisterMap ? 0.03 : 0.02
+    }
 
     /// - Parameters:
     ///   - address: 0x68 with AD0 low, 0x69 with AD0 high.
@@ -141,7 +145,7 @@ public final class MPU6050: Accelerometer {
             try write(MPU6050Register.accelConfig2, configuration.accelConfig2)
         }
         try write(MPU6050Register.intEnable, MPU6050Bits.fifoOverflow)
-        clock.sleep(seconds: Self.accelStartSeconds)
+        clock.sleep(seconds: Self.accelStartSeconds(variant))
         try write(MPU6050Register.fifoEnable, MPU6050Bits.accelFIFOEnable)
         try resetFIFO()
         try verify(configuration, variant: variant)
