@@ -7,9 +7,9 @@ import PlumbSync
 
 /// The family's accelerometer self-test figures, per register map.
 public enum MPU6050SelfTestLimits {
-    /// MPU-6050 (RM-MPU-6000A Rev. 4.2 §4.1, and PS-MPU-6000A Rev. 3.4 §6.2): the factory trim of
-    /// a 5-bit code at ±8 g, in LSB, `4096 × 0.34 × (0.92 / 0.34)^((code − 1) / (2⁵ − 2))`, 0 for
-    /// code 0. The response may differ from it by ±14 %.
+    /// MPU-6050 (RM-MPU-6000A Rev. 4.2, its self-test section, and PS-MPU-6000A Rev. 3.4 §6.2): the
+    /// factory trim of a 5-bit code at ±8 g, in LSB, `4096 × 0.34 × (0.92 / 0.34)^((code − 1) / (2⁵ − 2))`,
+    /// 0 for code 0. The response may differ from it by ±14 %.
     public static func mpu6050FactoryTrim(code: UInt8) -> Double {
         guard code != 0 else { return 0 }
         return 4096 * 0.34 * pow(0.92 / 0.34, (Double(code) - 1) / 30)
@@ -42,7 +42,8 @@ public enum MPU6050SelfTestLimits {
         }
         let trim = mpu6050FactoryTrim(code: code)
         guard trim > 0 else {
-            return (mpu6050FactoryTrim(code: 1) * (1 - mpu6050Tolerance), mpu6050FactoryTrim(code: 31) * (1 + mpu6050Tolerance))
+            return (mpu6050FactoryTrim(code: 1) * (1 - mpu6050Tolerance),
+                    mpu6050FactoryTrim(code: 31) * (1 + mpu6050Tolerance))
         }
         return (trim * (1 - mpu6050Tolerance), trim * (1 + mpu6050Tolerance))
     }

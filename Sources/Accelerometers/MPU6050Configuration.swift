@@ -49,7 +49,7 @@ public enum MPU6050Range: UInt8, Sendable, CaseIterable, Codable, CustomStringCo
     /// 2, 4, 8 or 16.
     public var gravities: Int { 2 << Int(rawValue) }
 
-    /// 16384, 8192, 4096 or 2048 LSB/g (PS-MPU-6000A Rev. 3.4 §6.2, PS-MPU-6500A Rev. 1.1 §3.2).
+    /// 16384, 8192, 4096 or 2048 LSB/g (PS-MPU-6000A Rev. 3.4 §6.2, PS-MPU-9250A Rev. 1.0 Table 2).
     public var countsPerG: Double { 16384 / Double(1 << Int(rawValue)) }
 
     public init?(gravities: Int) {
@@ -62,8 +62,8 @@ public enum MPU6050Range: UInt8, Sendable, CaseIterable, Codable, CustomStringCo
 
 /// DLPF_CFG 1…6 and the accelerometer bandwidth each gives (−3 dB, Hz).
 ///
-/// MPU-6050 (RM-MPU-6000A Rev. 4.2 §4.3, CONFIG): 184, 94, 44, 21, 10, 5 Hz. MPU-6500/9250
-/// (RM-MPU-6500A §4.7, ACCEL_CONFIG2 with ACCEL_FCHOICE_B = 0): 184, 92, 41, 20, 10, 5 Hz.
+/// MPU-6050 (RM-MPU-6000A Rev. 4.2, CONFIG): 184, 94, 44, 21, 10, 5 Hz. MPU-6500/9250
+/// (RM-MPU-6500A, ACCEL_CONFIG2 with ACCEL_FCHOICE_B = 0): 184, 92, 41, 20, 10, 5 Hz.
 public enum MPU6050LowPass: UInt8, Sendable, CaseIterable, Codable {
     case hz184 = 1, hz94 = 2, hz44 = 3, hz21 = 4, hz10 = 5, hz5 = 6
 

@@ -21,8 +21,9 @@ extension MPU6050 {
     ///   drain's FIFO_COUNT read, about 60 bits of SCL a sample; 500 Hz takes about a third of a
     ///   100 kHz bus, 1000 Hz two thirds, so 1000 Hz asks for 400 kHz.
     /// - Noise density 400 µg/√Hz on the MPU-6050 (PS-MPU-6000A Rev. 3.4 §6.2, at 10 Hz, ±2 g,
-    ///   1 kHz), 300 µg/√Hz on the MPU-6500/9250 (PS-MPU-6500A Rev. 1.1 §3.2, PS-MPU-9250A Rev. 1.0
-    ///   Table 2); the same on every axis, as the datasheets give one figure.
+    ///   1 kHz), 300 µg/√Hz on the MPU-6500/9250 (PS-MPU-9250A Rev. 1.0 Table 2; PS-MPU-6500A
+    ///   Rev. 1.1 was not read here, its figure is taken as the MPU-9250's, which embeds it); the
+    ///   same on every axis, as the datasheets give one figure.
     /// - FIFO 1024 bytes (170 samples) on the MPU-6050, 512 (85) on the MPU-6500/9250.
     /// - Self-test: the response window any factory trim allows, in g: MPU-6050 FT(1) × 0.86 …
     ///   FT(31) × 1.14 at 4096 LSB/g (0.29…1.05 g); MPU-6500/9250 225…675 mg (AN-MPU-6500A-02).

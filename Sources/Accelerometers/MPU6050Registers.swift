@@ -100,7 +100,7 @@ public enum MPU6050Variant: String, Sendable, Hashable, CaseIterable, Codable, C
     /// 512-byte FIFO, and the 333.87 LSB/°C temperature sensor.
     public var hasMPU6500RegisterMap: Bool { self != .mpu6050 }
 
-    /// FIFO size in bytes: 1024 on the MPU-6050 (RM-MPU-6000A 4.16), 512 on the MPU-6500/9250 by
+    /// FIFO size in bytes: 1024 on the MPU-6050 (RM-MPU-6000A Rev. 4.2, FIFO_COUNT), 512 on the MPU-6500/9250 by
     /// default (the Linux inv_mpu6050 driver's `fifo_size` agrees).
     public var fifoBytes: Int { hasMPU6500RegisterMap ? 512 : 1024 }
 
@@ -108,8 +108,8 @@ public enum MPU6050Variant: String, Sendable, Hashable, CaseIterable, Codable, C
     public var fifoSamples: Int { fifoBytes / MPU6050Register.sampleByteCount }
 
     /// The temperature sensor: MPU-6050 °C = raw / 340 + 36.53 (PS-MPU-6000A Rev. 3.4 §6.3:
-    /// 340 LSB/°C, −521 LSB at 35 °C, and RM-MPU-6000A Rev. 4.2 §4.18); MPU-6500/9250
-    /// °C = raw / 333.87 + 21 (RM-MPU-6500A §4.23 and RM-MPU-9250A §4.23, RoomTemp_Offset 0 LSB at
+    /// 340 LSB/°C, −521 LSB at 35 °C, and RM-MPU-6000A Rev. 4.2, TEMP_OUT); MPU-6500/9250
+    /// °C = raw / 333.87 + 21 (RM-MPU-6500A and RM-MPU-9250A, TEMP_OUT, RoomTemp_Offset 0 LSB at
     /// 21 °C).
     public var temperature: TemperatureSensor {
         hasMPU6500RegisterMap

@@ -72,7 +72,8 @@ extension SimulatedMPU6050 {
         /// The datasheet's typical magnitudes for a variant, each the bound a part is drawn within.
         public struct TypicalErrors: Sendable, Hashable {
             /// Zero-g initial tolerance, mg: MPU-6050 X/Y ±50, Z ±80 (PS-MPU-6000A Rev. 3.4 §6.2);
-            /// MPU-6500/9250 X/Y ±60, Z ±80 (PS-MPU-6500A Rev. 1.1 §3.2, PS-MPU-9250A Rev. 1.0 Table 2).
+            /// MPU-6500/9250 X/Y ±60, Z ±80 (PS-MPU-9250A Rev. 1.0 Table 2; the MPU-6500's taken as
+            /// the MPU-9250's, which embeds it).
             public var offsetMilliG: Vector3
             /// Sensitivity initial tolerance, fraction: ±3 % on all three.
             public var gain: Double

@@ -195,7 +195,9 @@ struct MPU6050ChipState {
             value += noise.normals(forSample: serial) * (density * bandwidthHz.squareRoot())
         }
         let words = [value.x, value.y, value.z].map { Self.word($0 * range.countsPerG) }
-        data = words.flatMap { [UInt8(truncatingIfNeeded: UInt16(bitPattern: $0) >> 8), UInt8(truncatingIfNeeded: UInt16(bitPattern: $0))] }
+        data = words.flatMap { word in
+            [UInt8(truncatingIfNeeded: UInt16(bitPattern: word) >> 8), UInt8(truncatingIfNeeded: UInt16(bitPattern: word))]
+        }
         temperatureRaw = Self.word(temperatureCounts)
         intStatus |= MPU6050Bits.dataReady
         if fifoCollects { push(data) }
