@@ -153,23 +153,6 @@ public final class ADXL345: Accelerometer {
                 x.clipped || y.clipped || z.clipped)
     }
 
-    // MARK: Bus access
-
-    func read(_ register: UInt8) throws(SensorError) -> UInt8 {
-        do { return try bus.readRegister(at: address, register) } catch { throw .bus(error) }
-    }
-
-    func readBurst(_ register: UInt8, count: Int) throws(SensorError) -> [UInt8] {
-        do { return try bus.readRegisters(at: address, from: register, count: count) } catch { throw .bus(error) }
-    }
-
-    func readRuns(_ runs: [RegisterRun]) throws(SensorError) -> [[UInt8]] {
-        do { return try bus.readRegisterRuns(at: address, runs) } catch { throw .bus(error) }
-    }
-
-    func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
-        do { try bus.writeRegister(at: address, register, value: value) } catch { throw .bus(error) }
-    }
 }
 
 /// The ADXL345's offset registers, two's complement, 15.6 mg/LSB.

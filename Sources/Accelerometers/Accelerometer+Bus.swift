@@ -1,7 +1,7 @@
 import I2C
 
 /// Register access for drivers: the bus calls of ``Accelerometer/bus`` at ``Accelerometer/address``,
-/// their failures wrapped as ``SensorError``. One copy for every chip written since the ADXL345.
+/// their failures wrapped as ``SensorError``. One copy for every chip.
 extension Accelerometer {
     func read(_ register: UInt8) throws(SensorError) -> UInt8 {
         do { return try bus.readRegister(at: address, register) } catch { throw .bus(error) }
