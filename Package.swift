@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
             "MQTT", "PlumbDomain",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration",
         ]),
 
         // MARK: Command line
