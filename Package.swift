@@ -109,7 +109,7 @@ let package = Package(
         ]),
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
-            "Accelerometers", "Agent", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
+            "Accelerometers", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
             "SimulatedADXL345",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [

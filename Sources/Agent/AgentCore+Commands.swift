@@ -88,7 +88,7 @@ extension AgentCore {
             sampling.setRate(new.sampleRateHz)
             failSixPoint(rateChangedTo: new.sampleRateHz)
         }
-        pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
+        pipeline.reconfigure(new.pipelineSettings(calibration: calibration))
         state.reconfigure(new)
         configureVibration(new.vibration)
         publishDiscovery(force: false)

@@ -206,10 +206,4 @@ struct AgentCoreTests {
         #expect(rig.mqtt.lastRetained(on: rig.topics.config)?.payloadString?.contains("\"level_tolerance\":0.5") == true)
     }
 
-    @Test func blocksAreATenthOfASecondButNeverEmpty() {
-        #expect(SamplingService.samplesPerBlock(rateHz: 100) == 10)
-        #expect(SamplingService.samplesPerBlock(rateHz: 800) == 80)
-        #expect(SamplingService.samplesPerBlock(rateHz: 6.25) == 1)
-    }
-
 }
