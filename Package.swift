@@ -40,8 +40,12 @@ let package = Package(
         // MARK: Strict RFC 8259 JSON for every input from outside (Jansson)
         .target(name: "StrictJSON", dependencies: ["CJansson", "Contract"]),
 
-        // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
-        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain"]),
+        // MARK: The vibration vocabulary: machine classes and their ISO 10816 zones, the running
+        // threshold, the velocity band (pure). Below both Vibration and Settings, which speak it.
+        .target(name: "VibrationVocabulary"),
+
+        // MARK: Vibration: the analysis of raw windows (FFTW), running state and zone tracking
+        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain", "VibrationVocabulary"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
@@ -57,9 +61,9 @@ let package = Package(
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
-        // MARK: The live settings, their rules and their JSON (pure)
-        // Vibration for the vocabulary of its settings (machine classes, the running threshold).
-        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "Vibration"]),
+        // MARK: The live settings, their rules and their JSON (pure; no FFTW)
+        // VibrationVocabulary for the words of its settings (machine classes, the running threshold).
+        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "VibrationVocabulary"]),
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
@@ -77,7 +81,9 @@ let package = Package(
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain", "StrictJSON"]),
-        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings", "Vibration"]),
+        .target(name: "HomeAssistant", dependencies: [
+            "Contract", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+        ]),
 
         // MARK: The agent: services under one supervisor
         // The local control socket: its protocol, the agent's server and the command line's client.
@@ -86,14 +92,14 @@ let package = Package(
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
             "MQTT", "PlumbDomain",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
             "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
-            "Vibration",
+            "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
         // GNU ld with packed relative relocations (DT_RELR, glibc ≥ 2.36, which dpkg-shlibdeps then
@@ -114,7 +120,7 @@ let package = Package(
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync", "Vibration",
+            "PlumbSync", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -128,10 +134,10 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
-        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
-            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
+            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
@@ -142,7 +148,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration",
+            "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
         .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Configuration", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
@@ -150,7 +156,7 @@ let package = Package(
         ]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
-            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling",
+            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "VibrationVocabulary",
         ]),
     ]
 )

@@ -4,6 +4,7 @@ import PlumbDomain
 import Settings
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("The vibration settings in the config file and in settings.json")
 struct VibrationConfigFileTests {
