@@ -65,19 +65,24 @@ let package = Package(
         // VibrationVocabulary for the words of its settings (machine classes, the running threshold).
         .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "VibrationVocabulary"]),
 
+        // MARK: Persistence: the state store (settings.json, zero.json), the calibration record
+        // (calibration.json), atomic file writes and the advice for a state directory it cannot use
+        .target(name: "Persistence", dependencies: ["PlumbDomain", "Settings", "StrictJSON"]),
+
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
-        // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against.
+        // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against;
+        // Persistence for its file reads.
         .target(name: "Configuration", dependencies: [
-            "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "StrictJSON", "I2C",
+            "Accelerometers", "CYAML", "Contract", "Persistence", "PlumbDomain", "Settings", "StrictJSON", "I2C",
         ]),
 
         // MARK: The fleet: every device's retained topics read into a listing, problems first (pure)
         .target(name: "Fleet", dependencies: ["PlumbDomain", "StrictJSON"]),
 
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
-        // Configuration for the record a calibration produces (calibration.json's contents).
-        .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
+        // Persistence for the record a calibration produces (calibration.json's contents).
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "PlumbDomain"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain", "StrictJSON"]),
@@ -91,14 +96,14 @@ let package = Package(
 
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
-            "MQTT", "PlumbDomain",
+            "MQTT", "Persistence", "PlumbDomain",
             "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
+            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
             "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
@@ -115,7 +120,7 @@ let package = Package(
         ]),
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
-            "Accelerometers", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
+            "Accelerometers", "Calibrating", "I2C", "Persistence", "PlumbDomain", "Sampling", "Settings",
             "SimulatedADXL345",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
@@ -144,18 +149,18 @@ let package = Package(
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
-            "BrokerHarness", "Accelerometers", "Configuration", "PlumbDomain", "Sampling", "SimulatedADXL345",
+            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "PlumbDomain", "Sampling", "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+            "Configuration", "Contract", "Persistence", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
-        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Configuration", "PlumbDomain"]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Persistence", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
-            "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
+            "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345",
         ]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
+            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "PlumbDomain",
             "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "VibrationVocabulary",
         ]),
     ]

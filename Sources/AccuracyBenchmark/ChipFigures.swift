@@ -1,5 +1,5 @@
 import Calibrating
-import Configuration
+import Persistence
 import PlumbDomain
 import Sampling
 import Settings

@@ -1,6 +1,7 @@
 import Configuration
 import Contract
 import MQTT
+import Persistence
 import PlumbDomain
 import Settings
 

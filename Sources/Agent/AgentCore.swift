@@ -4,6 +4,7 @@ import Contract
 import HomeAssistant
 import I2C
 import FoundationEssentials
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
