@@ -40,8 +40,12 @@ let package = Package(
         // MARK: Strict RFC 8259 JSON for every input from outside (Jansson)
         .target(name: "StrictJSON", dependencies: ["CJansson", "Contract"]),
 
-        // MARK: Vibration: severity zones, running state, and the analysis of raw windows (FFTW)
-        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain"]),
+        // MARK: The vibration vocabulary: machine classes and their ISO 10816 zones, the running
+        // threshold, the velocity band (pure). Below both Vibration and Settings, which speak it.
+        .target(name: "VibrationVocabulary"),
+
+        // MARK: Vibration: the analysis of raw windows (FFTW), running state and zone tracking
+        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain", "VibrationVocabulary"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["PlumbDomain"]),
@@ -63,27 +67,34 @@ let package = Package(
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
-        // MARK: The live settings, their rules and their JSON (pure)
-        // Vibration for the vocabulary of its settings (machine classes, the running threshold).
-        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "Vibration"]),
+        // MARK: The live settings, their rules and their JSON (pure; no FFTW)
+        // VibrationVocabulary for the words of its settings (machine classes, the running threshold).
+        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "VibrationVocabulary"]),
+
+        // MARK: Persistence: the state store (settings.json, zero.json), the calibration record
+        // (calibration.json), atomic file writes and the advice for a state directory it cannot use
+        .target(name: "Persistence", dependencies: ["PlumbDomain", "Settings", "StrictJSON"]),
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
-        // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against.
+        // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against;
+        // Persistence for its file reads.
         .target(name: "Configuration", dependencies: [
-            "Accelerometers", "CYAML", "Contract", "PlumbDomain", "Settings", "StrictJSON", "I2C",
+            "Accelerometers", "CYAML", "Contract", "Persistence", "PlumbDomain", "Settings", "StrictJSON", "I2C",
         ]),
 
         // MARK: The fleet: every device's retained topics read into a listing, problems first (pure)
         .target(name: "Fleet", dependencies: ["PlumbDomain", "StrictJSON"]),
 
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
-        // Configuration for the record a calibration produces (calibration.json's contents).
-        .target(name: "Calibrating", dependencies: ["Accelerometers", "Configuration", "PlumbDomain"]),
+        // Persistence for the record a calibration produces (calibration.json's contents).
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "PlumbDomain"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain", "StrictJSON"]),
-        .target(name: "HomeAssistant", dependencies: ["Contract", "PlumbDomain", "Settings", "Vibration"]),
+        .target(name: "HomeAssistant", dependencies: [
+            "Contract", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+        ]),
 
         // MARK: The agent: services under one supervisor
         // The local control socket: its protocol, the agent's server and the command line's client.
@@ -91,15 +102,15 @@ let package = Package(
 
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
-            "MQTT", "PlumbDomain",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "Vibration",
+            "MQTT", "Persistence", "PlumbDomain",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
-            "Vibration",
+            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
+            "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
         // GNU ld with packed relative relocations (DT_RELR, glibc ≥ 2.36, which dpkg-shlibdeps then
@@ -115,12 +126,12 @@ let package = Package(
         ]),
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
-            "Accelerometers", "Agent", "Calibrating", "Configuration", "I2C", "PlumbDomain", "Sampling", "Settings",
+            "Accelerometers", "Calibrating", "I2C", "Persistence", "PlumbDomain", "Sampling", "Settings",
             "SimulatedADXL345",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync", "Vibration",
+            "PlumbSync", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -134,10 +145,10 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
-        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "PlumbDomain"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "PlumbDomain"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
-            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration",
+            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
@@ -145,19 +156,19 @@ let package = Package(
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
-            "BrokerHarness", "Accelerometers", "Configuration", "PlumbDomain", "Sampling", "SimulatedADXL345",
+            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "PlumbDomain", "Sampling", "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Configuration", "Contract", "PlumbDomain", "Settings", "Vibration",
+            "Configuration", "Contract", "Persistence", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
-        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Configuration", "PlumbDomain"]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Persistence", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
-            "AccuracyBenchmark", "Configuration", "PlumbDomain", "SimulatedADXL345",
+            "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345",
         ]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "PlumbDomain",
-            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling",
+            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "PlumbDomain",
+            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "VibrationVocabulary",
         ]),
     ]
 )

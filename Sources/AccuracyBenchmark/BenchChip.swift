@@ -1,7 +1,7 @@
 import Accelerometers
 import Calibrating
-import Configuration
 import I2C
+import Persistence
 import PlumbDomain
 import Sampling
 import SimulatedADXL345

@@ -1,6 +1,5 @@
-import Agent
 import Calibrating
-import Configuration
+import Persistence
 import PlumbDomain
 import Sampling
 import Settings
@@ -66,7 +65,7 @@ public struct ChipBenchmark {
     /// The agent's live settings at their defaults: 100 Hz, a 1 s window, flat mount.
     public static let agentSettings = LiveSettings()
     /// Samples per block at the agent's default rate, as its sampling service takes them.
-    public static let samplesPerBlock = SamplingService.samplesPerBlock(rateHz: agentSettings.sampleRateHz)
+    public static let samplesPerBlock = SampleBatch.samplesPerBlock(rateHz: agentSettings.sampleRateHz)
 
     /// A random typical part (``SimulatedADXL345/Configuration/randomTypicalPart(seed:scene:)``).
     public init(seed: UInt64, options: AccuracyOptions = AccuracyOptions()) {
@@ -82,7 +81,7 @@ public struct ChipBenchmark {
 
     /// The agent's pipeline settings with `calibration`: its 1 s window, mount and stability.
     public static func agentPipeline(_ calibration: Calibration) -> PipelineSettings {
-        AgentCore.pipelineSettings(agentSettings, calibration: calibration)
+        agentSettings.pipelineSettings(calibration: calibration)
     }
 
     /// The agent's pipeline with its window stretched to ``AccuracyOptions/attitudeSeconds``.

@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Accelerometers
-import Agent
 import PlumbDomain
 import Sampling
 import Settings
@@ -97,7 +96,7 @@ public struct FilterBenchmark: Sendable {
     /// The agent's pipeline at `rateHz` with `filter`, reading raw (an ideal chip needs no
     /// calibration).
     public static func pipelineSettings(rateHz: Double, filter: GravityFilter) -> PipelineSettings {
-        var settings = AgentCore.pipelineSettings(agentSettings(rateHz: rateHz), calibration: .identity)
+        var settings = agentSettings(rateHz: rateHz).pipelineSettings(calibration: .identity)
         settings.filter = filter
         return settings
     }
@@ -147,7 +146,7 @@ public struct FilterBenchmark: Sendable {
         let sampler = try sampler(chip, rateHz: rateHz)
         defer { try? chip.driver.stop() }
         var pipeline = LevelPipeline(settings: settings)
-        let perBlock = SamplingService.samplesPerBlock(rateHz: rateHz)
+        let perBlock = SampleBatch.samplesPerBlock(rateHz: rateHz)
         let blocks = Int((options.sittingSeconds * rateHz / Double(perBlock)).rounded())
         let warmUp = Int((options.warmUpSeconds * rateHz / Double(perBlock)).rounded())
         var errors: [Double] = [], rolls: [Double] = [], pitches: [Double] = []
@@ -181,7 +180,7 @@ public struct FilterBenchmark: Sendable {
         let sampler = try sampler(chip, rateHz: rateHz)
         defer { try? chip.driver.stop() }
         var pipeline = LevelPipeline(settings: settings)
-        let perBlock = SamplingService.samplesPerBlock(rateHz: rateHz)
+        let perBlock = SampleBatch.samplesPerBlock(rateHz: rateHz)
         let block = Double(perBlock) / rateHz
         // Steady first: the window full, the low-pass long past its start.
         let steady = Int((options.warmUpSeconds / block).rounded())
@@ -213,7 +212,7 @@ public struct FilterBenchmark: Sendable {
         chip.simulator.setScene(scene(roll: Angle(degrees: 0.07), pitch: Angle(degrees: 0.07), frequencyHz: frequencyHz))
         let sampler = try sampler(chip, rateHz: rateHz)
         defer { try? chip.driver.stop() }
-        let perBlock = SamplingService.samplesPerBlock(rateHz: rateHz)
+        let perBlock = SampleBatch.samplesPerBlock(rateHz: rateHz)
         let batches = try (0..<Int((seconds * rateHz / Double(perBlock)).rounded())).map { _ in
             try sampler.nextBatch(samples: perBlock)
         }

@@ -1,6 +1,7 @@
 import Configuration
 import Contract
 import MQTT
+import Persistence
 import PlumbDomain
 import Settings
 
@@ -15,7 +16,7 @@ extension AgentCore {
         calibrating.record = record
         if calibration != old {
             let zeroBefore = pipeline.zeroGravity
-            pipeline.reconfigure(Self.pipelineSettings(settings, calibration: calibration))
+            pipeline.reconfigure(settings.pipelineSettings(calibration: calibration))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
             calibrating.dropReversal()

@@ -1,6 +1,7 @@
 import Configuration
 import Contract
 import FoundationEssentials
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,7 +89,7 @@ extension AgentCore {
             sampling.setRate(new.sampleRateHz)
             failSixPoint(rateChangedTo: new.sampleRateHz)
         }
-        pipeline.reconfigure(Self.pipelineSettings(new, calibration: calibration))
+        pipeline.reconfigure(new.pipelineSettings(calibration: calibration))
         state.reconfigure(new)
         configureVibration(new.vibration)
         publishDiscovery(force: false)

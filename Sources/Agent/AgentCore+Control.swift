@@ -2,6 +2,7 @@ import Configuration
 import Contract
 import Control
 import I2C
+import Persistence
 import PlumbDomain
 import Settings
 

@@ -1,6 +1,7 @@
 import Calibrating
 import Configuration
 import Contract
+import Persistence
 import PlumbDomain
 import Settings
 

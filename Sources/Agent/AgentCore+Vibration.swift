@@ -2,6 +2,7 @@ import Contract
 import PlumbDomain
 import Settings
 import Vibration
+import VibrationVocabulary
 
 extension AgentCore {
     /// Starts, reconfigures or stops the vibration stage for `settings`: called at start and

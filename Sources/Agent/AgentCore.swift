@@ -4,6 +4,7 @@ import Contract
 import HomeAssistant
 import I2C
 import FoundationEssentials
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -80,7 +81,7 @@ public actor AgentCore {
         calibrating = CalibrationState(record: record, chip: calibrationChip)
         // The stored zero was saved corrected by this same calibration: both come from the state
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
-        pipeline = LevelPipeline(settings: Self.pipelineSettings(settings, calibration: record?.calibration ?? .identity),
+        pipeline = LevelPipeline(settings: settings.pipelineSettings(calibration: record?.calibration ?? .identity),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
         vibration = VibrationStage(settings.vibration)
@@ -220,24 +221,6 @@ public actor AgentCore {
         // `offline` (a late `online` would stand retained, with no will to correct it), which
         // the stopping phase, set above, already ensures.
         await environment.mqtt.disconnect()
-    }
-
-    /// Block means in the moving average: `average_window_s` of samples in blocks of the size
-    /// the sampling service uses at this rate (longer than 0.1 s at low rates).
-    public static func windowBlocks(_ settings: LiveSettings) -> Int {
-        let perBlock = Double(SamplingService.samplesPerBlock(rateHz: settings.sampleRateHz))
-        return max(1, Int((settings.averageWindowS * settings.sampleRateHz / perBlock).rounded()))
-    }
-
-    /// The pipeline's settings for the live settings: the window, mount, thresholds, and the
-    /// chip's expected noise at the configured rate for `stable`.
-    public static func pipelineSettings(_ settings: LiveSettings, calibration: Calibration) -> PipelineSettings {
-        PipelineSettings(
-            calibration: calibration, filter: settings.filter, windowBlocks: windowBlocks(settings), mount: settings.mount,
-            thresholds: LevelThresholds(tolerance: settings.levelTolerance, hysteresis: settings.levelHysteresis,
-                                        alarmThreshold: settings.alarmThreshold, dwell: settings.levelDwellS),
-            stability: .adxl345(odrHz: settings.sampleRateHz)
-        )
     }
 
 }

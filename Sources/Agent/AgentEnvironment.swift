@@ -1,6 +1,7 @@
 import Configuration
 import Contract
 import MQTT
+import Persistence
 
 /// What the agent talks to and reports, fixed for its life: the topics, the broker client, the
 /// state directory, the sampling service, the log, the version, and its clocks.

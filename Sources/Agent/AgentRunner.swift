@@ -5,6 +5,7 @@ import Control
 import FoundationEssentials
 import HomeAssistant
 import I2C
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif

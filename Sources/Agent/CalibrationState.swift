@@ -1,5 +1,6 @@
 import Calibrating
 import Configuration
+import Persistence
 import PlumbDomain
 
 /// Who started a calibration: whoever it was may drive and cancel it, and a second start from

@@ -1,6 +1,7 @@
 import Configuration
 import Contract
 import FoundationEssentials
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Configuration
 import Contract
 import HomeAssistant
 import MQTT
+import Persistence
 import PlumbDomain
 
 /// Why `P/state` goes out: the publish policy's decision on a reading or a tick, or an event of

@@ -1,4 +1,5 @@
 import Configuration
+import Persistence
 import PlumbDomain
 
 /// The first reading of a reversal, kept until the second.

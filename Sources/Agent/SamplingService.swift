@@ -59,15 +59,6 @@ public final class SamplingService: Sendable {
         var nextWaiterID = 0
     }
 
-    /// Batches (and so the pipeline's blocks) are about this long: short enough for a responsive
-    /// moving average, long enough that a wake-up drains a useful batch.
-    static let blockSeconds = 0.1
-
-    /// Samples in one batch at `rateHz`: at least one, so low rates make longer batches.
-    public static func samplesPerBlock(rateHz: Double) -> Int {
-        max(1, Int((rateHz * blockSeconds).rounded()))
-    }
-
     /// - Parameter makeChip: builds the driver; called again after every fault, so a bus that
     ///   disappeared and came back is reopened.
     public init(rateHz: Double, rangeG: Int, clock: any PacingClock = MonotonicPacingClock(),
@@ -153,7 +144,7 @@ public final class SamplingService: Sendable {
                 continuation.yield(faulted ? .recovered(settings) : .started(settings))
                 faulted = false
                 backoff = 0.5
-                let perBlock = Self.samplesPerBlock(rateHz: settings.rateHz)
+                let perBlock = SampleBatch.samplesPerBlock(rateHz: settings.rateHz)
                 control.withLock { $0.sampling = true }
                 while true {
                     let (stopped, wantedRate) = control.withLock { ($0.stopped, $0.rateHz) }

@@ -1,6 +1,7 @@
 import PlumbDomain
 import Settings
 import Vibration
+import VibrationVocabulary
 
 /// What one analysis window led to: its figures, the zone and running state after it, the
 /// changes it made, and whether `P/vibration` should carry it.

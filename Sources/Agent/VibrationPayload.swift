@@ -1,6 +1,7 @@
 import Contract
 import PlumbDomain
 import Vibration
+import VibrationVocabulary
 
 /// `P/vibration` and `plumb vibration --json`: one window's figures with the band, the zone
 /// and the running state, keyed by ``VibrationKey`` (the README's payload table).

@@ -1,6 +1,7 @@
 import Contract
 import Settings
 import Vibration
+import VibrationVocabulary
 
 /// The vibration analysis as the agent runs it: the monitor while it runs, why it is off when
 /// `vibration` is on but its settings cannot be analysed, and the windows of monitors since

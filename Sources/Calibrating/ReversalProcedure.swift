@@ -1,4 +1,4 @@
-import Configuration
+import Persistence
 import PlumbDomain
 
 /// The machinist's reversal: one position, 180° about the vertical on the same spot, another.

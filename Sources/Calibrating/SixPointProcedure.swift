@@ -1,4 +1,4 @@
-import Configuration
+import Persistence
 import PlumbDomain
 
 /// The tumble: each of the six faces once, in any order, then the least-squares fit.

@@ -1,4 +1,4 @@
-import Configuration
+import Persistence
 import PlumbDomain
 
 /// The six-face tumble driven from outside: the push-based twin of ``SixPointProcedure``, for the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Contract
 import PlumbDomain
 import Settings
 import Vibration
+import VibrationVocabulary
 
 extension Discovery {
     /// Seconds after which the entities fed by `P/vibration` read unavailable:

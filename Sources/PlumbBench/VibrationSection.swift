@@ -1,6 +1,7 @@
 import Accelerometers
 import Foundation
 import Vibration
+import VibrationVocabulary
 
 /// The vibration benchmark (README, "Vibration"): the accuracy targets of issue 11 measured on
 /// the simulated ADXL345 through the real driver, cross-checked on a synthetic chip-like source

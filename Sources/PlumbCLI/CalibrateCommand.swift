@@ -4,6 +4,7 @@ import Configuration
 import Contract
 import FoundationEssentials
 import I2C
+import Persistence
 import PlumbDomain
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Accelerometers
 import Configuration
 import Control
 import I2C
+import Persistence
 import PlumbDomain
 
 /// `--state-dir DIR`, `--config FILE` and `--raw`: which correction the readings of a command go

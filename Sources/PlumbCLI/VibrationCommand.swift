@@ -8,6 +8,7 @@ import Glibc
 import PlumbDomain
 import Sampling
 import Vibration
+import VibrationVocabulary
 
 /// `plumb vibration`: the vibration figures of one analysis window (or several), as
 /// `P/vibration` carries them.

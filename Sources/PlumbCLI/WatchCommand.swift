@@ -11,6 +11,7 @@ import RulerService
 import Sampling
 import Settings
 import Vibration
+import VibrationVocabulary
 
 /// What `plumb watch` was asked to show: checked from the command line before the sensor opens.
 struct WatchPlan {

@@ -1,5 +1,6 @@
 import Agent
 import Vibration
+import VibrationVocabulary
 
 /// `plumb watch`'s vibration line: the newest window's RMS velocity over its band, the zone,
 /// the dominant frequency and the running state, or why there is none.

@@ -32,6 +32,17 @@ public struct SampleBatch: Hashable, Sendable {
         self.gapIndex = gapIndex
     }
 
+    /// About how long a batch (and so a pipeline block) is, in seconds: short enough for a
+    /// responsive moving average, long enough that a wake-up drains a useful batch.
+    public static let seconds = 0.1
+
+    /// Samples in one batch at `rateHz`: ``seconds`` of them, rounded, and at least one, so low
+    /// rates make longer batches. The agent's sampling service and the accuracy benchmark both
+    /// take batches of this size, and ``LevelPipeline`` windows are counted in them.
+    public static func samplesPerBlock(rateHz: Double) -> Int {
+        max(1, Int((rateHz * seconds).rounded()))
+    }
+
     /// `count` samples whose mean is exactly `mean` and whose per-axis sample standard deviation
     /// is exactly `spread`: alternately above and below the mean by the same amount (and one at
     /// the mean when `count` is odd). For tests and tools that think in blocks, such as a block

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import PlumbDomain
-import Vibration
+import VibrationVocabulary
 
 /// The settings in force, as `P/config` reports them: every live key, always.
 ///

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import PlumbDomain
 import StrictJSON
-import Vibration
+import VibrationVocabulary
 
 /// One value for a live key, as it arrived, before the key decides what it means.
 package enum SettingInput: Sendable {

@@ -1,5 +1,5 @@
 import PlumbDomain
-import Vibration
+import VibrationVocabulary
 
 /// The accepted range of one numeric live setting, as data: validation reads it, and so can a
 /// Home Assistant number entity (min, max, step, unit).

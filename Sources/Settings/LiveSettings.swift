@@ -1,5 +1,5 @@
 import PlumbDomain
-import Vibration
+import VibrationVocabulary
 
 /// The settings that can change while the agent runs: set in the config file's `level:` and
 /// `vibration:` sections (and `sensor.sample_rate_hz`, `device.name`), changed over MQTT,

@@ -1,5 +1,5 @@
 import PlumbDomain
-import Vibration
+import VibrationVocabulary
 
 /// The live settings as `settings.json` holds them: the live keys, angles as `{"radians": …}`
 /// (the unit ``Angle`` stores, so the round trip is exact), units, choices and mount by name,

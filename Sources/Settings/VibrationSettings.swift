@@ -1,4 +1,4 @@
-import Vibration
+import VibrationVocabulary
 
 /// What the vibration analysis and the `P/vibration` publisher need of the live settings, in
 /// one value: take ``LiveSettings/vibration`` again after every settings change and compare, so

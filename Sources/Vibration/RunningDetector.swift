@@ -1,3 +1,5 @@
+import VibrationVocabulary
+
 /// Whether the machine is running, judged window by window against `running_threshold`, with
 /// hysteresis and separate dwells for starting and stopping, so that a washer's pause mid-cycle
 /// does not count as "done".

@@ -1,4 +1,5 @@
 import PlumbDomain
+import VibrationVocabulary
 
 /// Turns a stream of raw three-axis samples into ``VibrationFigures``, one set per analysis
 /// window.

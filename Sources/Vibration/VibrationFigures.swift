@@ -1,3 +1,5 @@
+import VibrationVocabulary
+
 /// An axis of the device frame, as the figures and the payload's `axes` name them.
 public enum VibrationAxis: String, Sendable, Hashable, CaseIterable {
     case x, y, z

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import VibrationVocabulary
 
 /// The figures of one window of three-axis samples, with every buffer and table it needs made
 /// once for its length, so a window costs three FFTs and a few passes, and no allocation

@@ -1,3 +1,5 @@
+import VibrationVocabulary
+
 /// The ISO 10816 zone as the agent reports it: a change only when the new zone holds, so a
 /// machine sitting at a boundary does not chatter `zone_changed`.
 ///

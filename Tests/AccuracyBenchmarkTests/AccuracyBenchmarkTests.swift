@@ -1,5 +1,5 @@
 import AccuracyBenchmark
-import Configuration
+import Persistence
 import PlumbDomain
 import SimulatedADXL345
 import Testing

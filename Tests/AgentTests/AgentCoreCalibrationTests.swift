@@ -5,6 +5,7 @@ import Contract
 import Foundation
 import MQTT
 import MQTTTesting
+import Persistence
 import PlumbDomain
 import Sampling
 import SimulatedADXL345

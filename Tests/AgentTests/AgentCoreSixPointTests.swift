@@ -4,6 +4,7 @@ import Contract
 import Foundation
 import MQTT
 import MQTTTesting
+import Persistence
 import PlumbDomain
 import PlumbSync
 import Sampling

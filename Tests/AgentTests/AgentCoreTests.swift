@@ -5,6 +5,7 @@ import Contract
 import Foundation
 import MQTT
 import MQTTTesting
+import Persistence
 import PlumbDomain
 import PlumbSync
 import Sampling
@@ -204,12 +205,6 @@ struct AgentCoreTests {
         let again = try LiveSettings().applying(json: Array(#"{"level_tolerance": 0.5}"#.utf8))
         await rig.core.reload(defaults: again)
         #expect(rig.mqtt.lastRetained(on: rig.topics.config)?.payloadString?.contains("\"level_tolerance\":0.5") == true)
-    }
-
-    @Test func blocksAreATenthOfASecondButNeverEmpty() {
-        #expect(SamplingService.samplesPerBlock(rateHz: 100) == 10)
-        #expect(SamplingService.samplesPerBlock(rateHz: 800) == 80)
-        #expect(SamplingService.samplesPerBlock(rateHz: 6.25) == 1)
     }
 
 }

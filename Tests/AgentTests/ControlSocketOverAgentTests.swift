@@ -1,6 +1,7 @@
 import BrokerHarness
 import Configuration
 import Foundation
+import Persistence
 import PlumbSync
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import Agent
 import Configuration
+import Persistence
 import PlumbDomain
 import Testing
 

@@ -2,6 +2,7 @@ import BrokerHarness
 import Configuration
 import Foundation
 import MQTT
+import Persistence
 import PlumbDomain
 import Testing
 

@@ -5,6 +5,7 @@ import PlumbDomain
 import Settings
 import Testing
 import Vibration
+import VibrationVocabulary
 
 /// The agent's vibration stage as a value, without the actor: windows, running, zone, when to
 /// publish, and the payload.

@@ -1,6 +1,7 @@
 import Accelerometers
 import Configuration
 import Foundation
+import Persistence
 import PlumbDomain
 import Sampling
 import SimulatedADXL345

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Persistence
 import PlumbDomain
 import Testing
 

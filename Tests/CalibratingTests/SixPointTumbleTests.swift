@@ -1,5 +1,5 @@
 @testable import Calibrating
-import Configuration
+import Persistence
 import PlumbDomain
 import Testing
 

@@ -1,9 +1,11 @@
 import Configuration
 import Foundation
+import Persistence
 import PlumbDomain
 import Settings
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("The vibration settings in the config file and in settings.json")
 struct VibrationConfigFileTests {

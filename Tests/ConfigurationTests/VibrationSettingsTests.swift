@@ -4,6 +4,7 @@ import PlumbDomain
 import Settings
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("Live settings of issue 11: the level filter, the vibration analysis and the running state")
 struct VibrationSettingsTests {

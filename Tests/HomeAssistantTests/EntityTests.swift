@@ -4,6 +4,7 @@ import PlumbDomain
 import Settings
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("Discovery: what each entity reads and writes")
 struct EntityTests {

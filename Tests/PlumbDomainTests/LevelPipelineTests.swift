@@ -8,6 +8,13 @@ import Glibc
 /// The pipeline stage by stage, each against figures worked out here rather than by the module.
 @Suite("Level pipeline")
 struct LevelPipelineTests {
+    @Test("Blocks are a tenth of a second of samples, but never empty")
+    func blocksAreATenthOfASecondButNeverEmpty() {
+        #expect(SampleBatch.samplesPerBlock(rateHz: 100) == 10)
+        #expect(SampleBatch.samplesPerBlock(rateHz: 800) == 80)
+        #expect(SampleBatch.samplesPerBlock(rateHz: 6.25) == 1)
+    }
+
     /// ADXL345 noise at 100 Hz, per sample: the figure `stable` is judged against.
     static let noise = ADXL345Noise.expectedRMS(odrHz: 100)
 

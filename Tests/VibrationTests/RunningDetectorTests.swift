@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vibration
+import VibrationVocabulary
 
 private let threshold = RunningThreshold(value: 1, unit: .millimetresPerSecond)!
 

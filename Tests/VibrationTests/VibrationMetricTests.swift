@@ -2,6 +2,7 @@ import Foundation
 import PlumbDomain
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("Vibration figures against closed-form signals")
 struct VibrationMetricTests {

@@ -1,5 +1,6 @@
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("ISO 10816 zone table")
 struct ZoneTableTests {

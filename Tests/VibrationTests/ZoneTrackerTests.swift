@@ -1,5 +1,6 @@
 import Testing
 import Vibration
+import VibrationVocabulary
 
 @Suite("ZoneTracker")
 struct ZoneTrackerTests {

@@ -3,18 +3,18 @@ import Glibc
 #endif
 
 /// Why a file operation failed: the errno, or a size over the limit.
-struct FileProblem: Error, Sendable, Equatable {
-    var errno: Int32
+package struct FileProblem: Error, Sendable, Equatable {
+    package var errno: Int32
     /// Set when the file was larger than the caller's limit (then ``errno`` is `EFBIG`).
-    var tooLargeLimit: Int?
+    package var tooLargeLimit: Int?
 
     /// `permission denied (EACCES)`.
-    var description: String {
+    package var description: String {
         if let tooLargeLimit { return "it is larger than \(tooLargeLimit) bytes" }
         return Self.describe(errno)
     }
 
-    static func describe(_ value: Int32) -> String {
+    package static func describe(_ value: Int32) -> String {
         let names: [Int32: String] = [
             ENOENT: "ENOENT", EACCES: "EACCES", EPERM: "EPERM", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR",
             EROFS: "EROFS", ENOSPC: "ENOSPC", EIO: "EIO", EEXIST: "EEXIST", EDQUOT: "EDQUOT", ELOOP: "ELOOP",
@@ -25,9 +25,9 @@ struct FileProblem: Error, Sendable, Equatable {
 }
 
 /// Plain POSIX file access: every failure keeps its errno, so messages can say what happened.
-enum FileSystem {
+package enum FileSystem {
     /// The whole file, at most `limit` bytes.
-    static func read(_ path: String, limit: Int) -> Result<[UInt8], FileProblem> {
+    package static func read(_ path: String, limit: Int) -> Result<[UInt8], FileProblem> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(FileProblem(errno: errno)) }
         defer { close(descriptor) }
@@ -46,24 +46,24 @@ enum FileSystem {
     }
 
     /// Whether the process may read `path`; the problem otherwise.
-    static func checkReadable(_ path: String) -> FileProblem? {
+    package static func checkReadable(_ path: String) -> FileProblem? {
         access(path, R_OK) == 0 ? nil : FileProblem(errno: errno)
     }
 
     /// Whether `path` exists and is a directory.
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
     /// Creates `path` and any missing parents with `mode`; succeeds when it already is a
     /// directory.
-    static func makeDirectories(_ path: String, mode: mode_t) -> FileProblem? {
+    package static func makeDirectories(_ path: String, mode: mode_t) -> FileProblem? {
         if isDirectory(path) { return nil }
         let parent = parentDirectory(of: path)
         if parent != path, !parent.isEmpty, !isDirectory(parent), let problem = makeDirectories(parent, mode: mode) {
@@ -73,7 +73,7 @@ enum FileSystem {
         return isDirectory(path) ? nil : FileProblem(errno: ENOTDIR)
     }
 
-    static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
@@ -83,7 +83,7 @@ enum FileSystem {
     /// Replaces `path` with `bytes` so that a reader, or a power cut, sees either the old file or
     /// the new one, never a mix: write a temporary file in the same directory, fsync it, rename
     /// it over `path`, fsync the directory so the rename itself is on disk.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> FileProblem? {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> FileProblem? {
         let directory = parentDirectory(of: path)
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -104,18 +104,18 @@ enum FileSystem {
     }
 
     /// Removes `path` (a missing file is fine) and makes the removal durable.
-    static func remove(_ path: String) -> FileProblem? {
+    package static func remove(_ path: String) -> FileProblem? {
         guard unlink(path) == 0 else { return errno == ENOENT ? nil : FileProblem(errno: errno) }
         return syncDirectory(parentDirectory(of: path))
     }
 
     /// Renames `path` to `newPath` and makes it durable.
-    static func move(_ path: String, to newPath: String) -> FileProblem? {
+    package static func move(_ path: String, to newPath: String) -> FileProblem? {
         guard rename(path, newPath) == 0 else { return FileProblem(errno: errno) }
         return syncDirectory(parentDirectory(of: path))
     }
 
-    static func syncDirectory(_ directory: String) -> FileProblem? {
+    package static func syncDirectory(_ directory: String) -> FileProblem? {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return FileProblem(errno: errno) }
         defer { close(descriptor) }

@@ -1,3 +1,5 @@
+import PlumbDomain
+
 /// Why ``PublishPolicy`` says to publish the state now.
 ///
 /// The raw value is the reason's name, for logs.

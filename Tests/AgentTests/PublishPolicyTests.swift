@@ -1,5 +1,8 @@
+import Agent
 import PlumbDomain
 import Testing
+
+private func deg(_ degrees: Double) -> Angle { Angle(degrees: degrees) }
 
 private func attitude(roll: Double, pitch: Double) -> Attitude {
     Attitude(gravity: Attitude.gravity(roll: deg(roll), pitch: deg(pitch)))
