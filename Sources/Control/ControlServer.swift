@@ -113,7 +113,14 @@ public final class ControlServer: Sendable {
         if Self.isServed(path) {
             throw ControlServerError("another agent already serves \(path); stop it, or give this one its own control.socket.")
         }
-        unlink(path)
+        // Only a stale socket is replaced: control.socket naming another file must not delete it.
+        var existing = stat()
+        if lstat(path, &existing) == 0 {
+            guard existing.st_mode & S_IFMT == S_IFSOCK else {
+                throw ControlServerError("\(path) exists and is not a socket; set control.socket to a path of its own.")
+            }
+            unlink(path)
+        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw ControlServerError("cannot make a Unix socket: \(Self.errorText()).") }
         var address = Self.address(path)

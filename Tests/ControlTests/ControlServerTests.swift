@@ -84,6 +84,11 @@ struct ControlServerTests {
         #expect(stat(path, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o660)
         #expect(throws: ControlServerError.self) { try ControlServer(path: path, handler: EchoHandler(), log: { _ in }) }
+        // A file that is not a socket is left alone, and refused.
+        let file = socketPath("regular-file")
+        try "keep me".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: ControlServerError.self) { try ControlServer(path: file, handler: EchoHandler(), log: { _ in }) }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
     }
 
     @Test("A client that never sends a request is closed after the first-request timeout; others are served meanwhile")
