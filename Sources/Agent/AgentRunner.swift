@@ -185,7 +185,7 @@ extension AgentRunner {
         let log = self.log
         do {
             let clock = MonotonicPacingClock()
-            let service = ControlService(core: core, sampling: sampling, owner: owner, log: log, clock: { clock.now() })
+            let service = ControlService(core: core, sampling: sampling, owner: owner, clock: { clock.now() })
             let server = try ControlServer(path: path, handler: service,
                                            log: { log.info($0) })
             try? owner.write(directory: directory)

@@ -13,7 +13,6 @@ final class ControlService: ControlHandler {
     let core: AgentCore
     let sampling: SamplingService
     let owner: ChipOwner
-    let log: AgentLog
     /// Per connection that asked for a calibration step: its event listener.
     private let listeners = Locked<[Int: Int]>([:])
     /// The connections with a `watch` stream: one each, so a client cannot multiply them.
@@ -29,13 +28,11 @@ final class ControlService: ControlHandler {
     static let jobSpacing = 10.0
 
 
-    init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, log: AgentLog,
-         clock: @escaping @Sendable () -> Double) {
+    init(core: AgentCore, sampling: SamplingService, owner: ChipOwner, clock: @escaping @Sendable () -> Double) {
         self.clock = clock
         self.core = core
         self.sampling = sampling
         self.owner = owner
-        self.log = log
     }
 
     /// The longest a probe waits for its turn on the chip and its result.
