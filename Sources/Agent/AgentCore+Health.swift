@@ -29,6 +29,7 @@ extension AgentCore {
             .dropped: .integer(health.overruns),
             .i2cErrors: .integer(sampling.i2cErrors),
             .i2cMode: health.i2cMode.map { .string($0.rawValue) } ?? .null,
+            .chip: health.chip.map(JSONValue.string) ?? .null,
             .reconnects: .integer(link.reconnects),
             .inboundStalls: .integer(link.inboundStalls),
             .queuedEvents: .integer(events.count),

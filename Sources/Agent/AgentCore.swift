@@ -134,6 +134,8 @@ public actor AgentCore {
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
             interruptVibration()
+        case .chip(let model):
+            health.chip = model
         case .busMode(let mode):
             if let line = Self.busModeLine(mode, was: health.i2cMode) { log.info(line) }
             health.i2cMode = mode

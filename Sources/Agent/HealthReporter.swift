@@ -19,6 +19,8 @@ struct HealthReporter: Sendable, Equatable {
     private(set) var overruns = 0
     /// How register reads reach the chip, once the first batch said.
     var i2cMode: I2CMode?
+    /// The chip's model, as the sampler last opened it.
+    var chip: String?
     /// FIFO drains (sampler wake-ups) since the agent started: with ``samples``, the batching
     /// `plumb probe` shows through the agent.
     var drains = 0

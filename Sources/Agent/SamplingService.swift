@@ -29,6 +29,8 @@ public enum SamplingUpdate: Sendable {
     /// How register reads reach the chip: after the first batch, and whenever it changes (an
     /// adapter that refuses batched reads is found at the first drain).
     case busMode(I2CMode)
+    /// The model of the chip opened (its description's), at every open.
+    case chip(String)
 }
 
 /// Owns the chip on a thread of its own, because its bus calls block; everything else in the
@@ -141,6 +143,7 @@ public final class SamplingService: Sendable {
                 let current = Sampler(chip: opened, clock: clock)
                 sampler = current
                 let settings = try current.start(SamplingRequest(rateHz: rate, rangeG: range))
+                continuation.yield(.chip(type(of: opened).description.model))
                 continuation.yield(faulted ? .recovered(settings) : .started(settings))
                 faulted = false
                 backoff = 0.5

@@ -14,6 +14,8 @@ public enum HealthKey: String, Sendable, CaseIterable {
     /// How register reads reach the chip: `rdwr-batched`, `rdwr` (the adapter refused batched
     /// reads), `smbus` or `simulated`; null before the first batch.
     case i2cMode = "i2c_mode"
+    /// The chip's model, from its driver's description: `ADXL345`; null before the first start.
+    case chip
     /// Connections to the broker after the first.
     case reconnects
     /// Times the broker stopped delivering QoS 1/2 messages to the agent (its probe on `P/probe`

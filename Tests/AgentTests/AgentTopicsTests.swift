@@ -32,6 +32,7 @@ struct AgentTopicsTests {
         #expect(Set(health.keys).isSuperset(of: ["uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors",
                                                   "reconnects", "inbound_stalls", "queued_events", "version"]))
         #expect(health["i2c_mode"] as? String == "simulated")
+        #expect(health["chip"] as? String == "ADXL345", "the model from the chip's description")
         // Retained: a subscriber arriving later gets them all.
         let retained = Set(try await Observer.retained(port: broker.port, filter: p + "/#").map(\.topic))
         // Vibration is on by default; the simulated machine is still, and its figures are published too.

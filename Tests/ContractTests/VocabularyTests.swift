@@ -36,7 +36,7 @@ struct VocabularyTests {
 
     @Test func healthKeysKeepTheirWireNames() {
         #expect(HealthKey.allCases.map(\.rawValue) == [
-            "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "i2c_mode", "reconnects", "inbound_stalls", "queued_events",
+            "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "i2c_mode", "chip", "reconnects", "inbound_stalls", "queued_events",
             "dropped_events", "analysis_windows", "version", "broker",
         ])
     }
