@@ -26,7 +26,7 @@ import SimulatedADXL345
 /// FIFO beyond dropping new sets (the datasheet was not checked on whether it keeps the oldest).
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
-public final class SimulatedADXL355: I2CBus {
+public final class SimulatedADXL355: I2CBus, SceneControls {
     /// `simulated ADXL355`.
     public let name = "simulated ADXL355"
     public var transferMode: I2CTransferMode { .simulated }
@@ -105,22 +105,11 @@ public final class SimulatedADXL355: I2CBus {
     /// The configuration in force, with the current scene and temperature.
     public var configuration: Configuration { state.withLock { $0.configuration } }
 
-    /// Changes what the chip senses from now on.
-    public func setScene(_ scene: SimulatedScene) {
-        withSynchronizedState { $0.configuration.scene = scene }
+    // setScene, setPose and run come from ``SceneControls``.
+    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
+        withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
     }
 
-    /// Holds the chip still in `pose` from now on.
-    public func setPose(_ pose: SimulatedPose) {
-        setScene(.pose(pose))
-    }
-
-    /// Runs `script` from the clock's current time.
-    public func run(_ script: AttitudeScript) {
-        withSynchronizedState { $0.configuration.scene = .scripted(script, start: $0.now) }
-    }
-
-    /// Sets the die temperature in °C from now on.
     public func setTemperature(_ celsius: Double) {
         withSynchronizedState { $0.configuration.temperature = celsius }
     }

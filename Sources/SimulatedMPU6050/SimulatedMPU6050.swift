@@ -28,7 +28,7 @@ import SimulatedADXL345
 /// correlation it puts between samples, temperature drift.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
-public final class SimulatedMPU6050: I2CBus {
+public final class SimulatedMPU6050: I2CBus, SceneControls {
     /// `simulated MPU-6050` (or the variant's name).
     public let name: String
     public var transferMode: I2CTransferMode { .simulated }
@@ -75,22 +75,11 @@ public final class SimulatedMPU6050: I2CBus {
 
     public var configuration: Configuration { state.withLock { $0.configuration } }
 
-    /// Changes what the chip senses from now on.
-    public func setScene(_ scene: SimulatedScene) {
-        withSynchronizedState { $0.configuration.scene = scene }
+    // setScene, setPose and run come from ``SceneControls``.
+    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
+        withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
     }
 
-    /// Holds the chip still in `pose` from now on.
-    public func setPose(_ pose: SimulatedPose) {
-        setScene(.pose(pose))
-    }
-
-    /// Starts `script` at the clock's current time.
-    public func run(_ script: AttitudeScript) {
-        withSynchronizedState { $0.configuration.scene = .scripted(script, start: $0.now) }
-    }
-
-    /// The die temperature from now on, °C.
     public func setTemperature(_ celsius: Double) {
         withSynchronizedState { $0.configuration.temperature = celsius }
     }
