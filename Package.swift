@@ -160,9 +160,9 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Configuration", "Contract", "Persistence", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+            "Accelerometers", "Configuration", "Contract", "Persistence", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
-        .testTarget(name: "CalibratingTests", dependencies: ["Calibrating", "Persistence", "PlumbDomain"]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
             "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345",
         ]),

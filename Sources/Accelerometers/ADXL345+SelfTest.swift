@@ -36,7 +36,8 @@ extension ADXL345 {
                                     minimum: limit.minimum, maximum: limit.maximum)
             }
             result = .success(SelfTestReport(model: Self.model, supplyVoltage: supplyVoltage,
-                                             samplesPerMean: Self.selfTestSamples, axes: axes))
+                                             samplesPerMean: Self.selfTestSamples, axes: axes,
+                                             conditions: "±16 g full resolution, 100 Hz; LSB of 3.9 mg (256/g)"))
         } catch {
             result = .failure(error)
         }

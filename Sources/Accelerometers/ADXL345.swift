@@ -53,13 +53,17 @@ public final class ADXL345: Accelerometer {
         return ChipIdentity(model: Self.model, deviceID: id)
     }
 
+    /// Starts measuring at the offered rate nearest `request.rateHz` (ties to the faster, as
+    /// ``ChipDescription/nearestRate(to:)`` picks) and the range of `request.rangeG`.
     public func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings {
         guard let range = ADXL345Range(gravities: request.rangeG) else {
             throw .invalidSetting("the ADXL345's range is 2, 4, 8 or 16 g, not \(request.rangeG).")
         }
-        guard let rate = OutputDataRate(hertz: request.rateHz) else {
-            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
-            throw .invalidSetting("the ADXL345 samples at \(rates) Hz; \(request.rateHz) Hz is not one of them.")
+        guard request.rateHz.isFinite, request.rateHz > 0,
+              let nearest = Self.description.nearestRate(to: request.rateHz),
+              let rate = OutputDataRate(hertz: nearest.hertz) else {
+            throw .invalidSetting("the ADXL345 samples at \(Self.description.rateList) Hz (or 1600 and 3200 over SPI);"
+                                  + " \(request.rateHz) Hz is not a rate.")
         }
         var configuration = ADXL345Configuration()
         configuration.range = range

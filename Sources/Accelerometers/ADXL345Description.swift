@@ -17,13 +17,14 @@ extension ADXL345 {
         rangesG: [2, 4, 8, 16], defaultRangeG: 16,
         rates: OutputDataRate.supported.map { rate in
             ChipRate(hertz: rate.hertz, minimumBusKHz: rate <= OutputDataRate.maxSustainedAt100kHz ? 100
-                     : rate <= OutputDataRate.maxSustainedAt400kHz ? 400 : nil)
+                     : rate <= OutputDataRate.maxSustainedAt400kHz ? 400 : nil,
+                     noiseBandwidthHz: ADXL345Noise.noiseBandwidthHz(odrHz: rate.hertz))
         },
         sampleBits: 13,
         noiseDensity: Vector3(x: 0.75, y: 0.75, z: 1.1) * (ADXL345Noise.gPerLSB / (50.0).squareRoot()),
         fifoDepth: 32, temperature: nil,
         selfTest: SelfTestResponse(minimumG: Vector3(x: 50, y: -540, z: 75) * ADXL345Noise.gPerLSB,
                                    maximumG: Vector3(x: 540, y: -50, z: 875) * ADXL345Noise.gPerLSB,
-                                   atSupplyVoltage: 2.5),
+                                   atSupplyVoltage: 2.5, supplyRange: ADXL345SelfTestLimits.supplyRange),
         datasheet: "ADXL345 datasheet Rev. G", straps: ["SDO to GND", "SDO to 3V3"])
 }

@@ -48,7 +48,8 @@ extension ADXL355 {
                 SelfTestReport.Axis(name: name, off: off, on: on, minimum: low * scale, maximum: high * scale)
             }
             result = .success(SelfTestReport(model: Self.model, supplyVoltage: supplyVoltage,
-                                             samplesPerMean: Self.selfTestSamples, axes: axes))
+                                             samplesPerMean: Self.selfTestSamples, axes: axes,
+                                             conditions: "±8.192 g, 125 Hz; LSB of 15.6 µg (64 000/g)"))
         } catch {
             result = .failure(error)
         }

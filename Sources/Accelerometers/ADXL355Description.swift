@@ -25,13 +25,15 @@ extension ADXL355 {
         ],
         rangesG: ADXL355Range.allCases.map(\.gravities), defaultRangeG: ADXL355Range.g2.gravities,
         rates: ADXL355Filter.codes.compactMap(ADXL355Filter.rateHz(code:)).map { hertz in
-            ChipRate(hertz: hertz, minimumBusKHz: hertz <= 500 ? 100 : hertz <= 2000 ? 400 : 1000)
+            ChipRate(hertz: hertz, minimumBusKHz: hertz <= 500 ? 100 : hertz <= 2000 ? 400 : 1000,
+                     noiseBandwidthHz: noiseBandwidthHz(rateHz: hertz))
         },
         sampleBits: 20,
         noiseDensity: Vector3(x: noiseDensityG, y: noiseDensityG, z: noiseDensityG),
         fifoDepth: ADXL355Register.fifoSetCapacity,
         temperature: temperatureSensor,
-        selfTest: SelfTestResponse(minimumG: selfTestLimitsG.minimum, maximumG: selfTestLimitsG.maximum, atSupplyVoltage: 3.3),
+        selfTest: SelfTestResponse(minimumG: selfTestLimitsG.minimum, maximumG: selfTestLimitsG.maximum, atSupplyVoltage: 3.3,
+                                   supplyRange: supplyRange),
         datasheet: "ADXL354/ADXL355 datasheet Rev. D")
 
     /// 25 µg/√Hz, in g/√Hz.

@@ -3,11 +3,12 @@ import PlumbDomain
 
 /// The extension point for accelerometer chips.
 ///
-/// A chip is one type conforming to this protocol, written against ``I2CBus`` only; the
-/// ADXL345 is the first. Adding a chip (an MPU-6050, a LIS3DH) means one new file with a type like
-/// ``ADXL345``, plus its case in Contract's `SensorKind` (the name `sensor.kind` and `--sensor`
-/// accept) and where `plumb` builds the driver for a kind; nothing downstream changes, because the
-/// pipeline sees only gravity vectors in the device frame.
+/// A chip is one type conforming to this protocol, written against ``I2CBus`` only, and its
+/// ``ChipDescription``: the facts everything above the driver asks. Adding a chip (a LIS3DH) is
+/// its driver and description here, its entry in ``ChipCatalog`` (which builds the driver for a
+/// `sensor.kind`), its register-level simulator and its tests; nothing downstream changes,
+/// because the pipeline sees only gravity vectors in the device frame and the chip's
+/// description (docs/adding-a-chip.md has the checklist).
 ///
 /// Conforming types are thread-safe, but a sampling loop is expected to own the chip.
 public protocol Accelerometer: AnyObject, Sendable {
@@ -15,6 +16,14 @@ public protocol Accelerometer: AnyObject, Sendable {
     static var model: String { get }
     /// The chip's facts, for everything above the driver (``ChipDescription``).
     static var description: ChipDescription { get }
+
+    /// The facts of the chip this driver found: ``description`` unless a probe told a variant
+    /// with other figures (an MPU-6500 on the MPU-6050's driver).
+    var chip: ChipDescription { get }
+
+    /// What the last probe found worth a warning, naming the value read (a clone's ID); nil for
+    /// a genuine part or before a probe.
+    var warning: String? { get }
 
     /// The bus the chip sits on.
     var bus: any I2CBus { get }
@@ -40,6 +49,11 @@ public protocol Accelerometer: AnyObject, Sendable {
 
     /// Runs the chip's built-in self-test and restores the running configuration afterwards.
     func selfTest(supplyVoltage: Double) throws(SensorError) -> SelfTestReport
+}
+
+extension Accelerometer {
+    public var chip: ChipDescription { Self.description }
+    public var warning: String? { nil }
 }
 
 /// What a probe found.

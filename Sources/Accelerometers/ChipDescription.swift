@@ -88,6 +88,46 @@ public struct ChipDescription: Sendable, Hashable {
     public func expectedRMS(bandwidthHz: Double) -> Vector3 {
         noiseDensity * max(0, bandwidthHz).squareRoot()
     }
+
+    /// The expected rms noise of single samples per axis, in g, at the offered rate nearest
+    /// `rateHz` (the one the chip runs at when asked for `rateHz`), over that rate's noise
+    /// bandwidth. A rate that is not a number counts as the fastest, noisiest one, so a bad rate
+    /// can only make stillness easier to reach, never impossible.
+    public func expectedRMS(rateHz: Double) -> Vector3 {
+        let rate = rateHz.isNaN ? rates.last : nearestRate(to: rateHz)
+        return expectedRMS(bandwidthHz: rate?.noiseBandwidthHz ?? 0)
+    }
+
+    /// How `stable` judges this chip's samples at `rateHz`: against its expected noise there.
+    public func stability(rateHz: Double) -> Stability {
+        Stability(expectedNoise: expectedRMS(rateHz: rateHz))
+    }
+
+    /// The operating point of this chip asked for `rateHz`: the rate it runs at and its noise.
+    public func operatingPoint(rateHz: Double) -> OperatingPoint {
+        let rate = nearestRate(to: rateHz)?.hertz ?? rateHz
+        return OperatingPoint(rateHz: rate, expectedNoise: expectedRMS(rateHz: rate))
+    }
+
+    /// The kind, then the aliases: `adxl345, adxl343`.
+    public var names: [String] { [kind] + aliases }
+
+    /// `6.25, 12.5, … or 800`: the rates I²C carries, as a person writes them.
+    public var rateList: String {
+        let names = rates.filter { $0.minimumBusKHz != nil }.map { formatHertz($0.hertz) }
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// The offered rate equal to `hertz` (within a thousandth of a hertz), or nil.
+    public func rate(exactly hertz: Double) -> ChipRate? {
+        rates.first { abs($0.hertz - hertz) < 0.001 }
+    }
+}
+
+/// `100`, `6.25`, `3.90625`: a rate as a person writes it.
+public func formatHertz(_ hertz: Double) -> String {
+    hertz == hertz.rounded() && abs(hertz) < 1e9 ? String(Int(hertz)) : String(hertz)
 }
 
 /// One identification register and what it reads.
@@ -109,16 +149,22 @@ public struct IdentificationRegister: Sendable, Hashable {
     }
 }
 
-/// One output data rate and the bus it needs.
+/// One output data rate, the bus it needs, and the noise bandwidth the chip has there.
 public struct ChipRate: Sendable, Hashable, Comparable {
     public var hertz: Double
     /// The slowest I²C clock, in kHz, that carries every sample at this rate (100 or 400; 1000
     /// for Fast-mode Plus); nil when I²C cannot carry it at all (the rate is there for SPI).
     public var minimumBusKHz: Int?
+    /// The bandwidth white noise is integrated over at this rate, in Hz, with the low-pass
+    /// filter the driver sets for it: half the rate on the ADXL345, the filter's corner on the
+    /// ADXL355 and the MPU-6050. ``ChipDescription/expectedRMS(bandwidthHz:)`` turns it into
+    /// the noise `stable` expects.
+    public var noiseBandwidthHz: Double
 
-    public init(hertz: Double, minimumBusKHz: Int?) {
+    public init(hertz: Double, minimumBusKHz: Int?, noiseBandwidthHz: Double) {
         self.hertz = hertz
         self.minimumBusKHz = minimumBusKHz
+        self.noiseBandwidthHz = noiseBandwidthHz
     }
 
     public static func < (a: Self, b: Self) -> Bool { a.hertz < b.hertz }
@@ -151,10 +197,13 @@ public struct SelfTestResponse: Sendable, Hashable {
     public var maximumG: Vector3
     /// The supply voltage the limits are given at, in volts.
     public var atSupplyVoltage: Double
+    /// The supplies the datasheet characterises, in volts: what `plumb selftest --supply` takes.
+    public var supplyRange: ClosedRange<Double>
 
-    public init(minimumG: Vector3, maximumG: Vector3, atSupplyVoltage: Double) {
+    public init(minimumG: Vector3, maximumG: Vector3, atSupplyVoltage: Double, supplyRange: ClosedRange<Double>) {
         self.minimumG = minimumG
         self.maximumG = maximumG
         self.atSupplyVoltage = atSupplyVoltage
+        self.supplyRange = supplyRange
     }
 }

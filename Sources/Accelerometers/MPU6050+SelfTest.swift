@@ -109,7 +109,10 @@ extension MPU6050 {
                 return SelfTestReport.Axis(name: name, off: pair.1.0, on: pair.1.1, minimum: limits.minimum,
                                            maximum: limits.maximum)
             }
-            return SelfTestReport(model: variant.rawValue, supplyVoltage: supplyVoltage, samplesPerMean: samples, axes: axes)
+            let conditions = variant.hasMPU6500RegisterMap ? "±2 g, 1 kHz, A_DLPF 92 Hz; LSB of 61 µg (16 384/g)"
+                : "±8 g, 100 Hz, DLPF 44 Hz; LSB of 0.244 mg (4096/g)"
+            return SelfTestReport(model: variant.rawValue, supplyVoltage: supplyVoltage, samplesPerMean: samples, axes: axes,
+                                  conditions: conditions)
         }, restore: { () throws(SensorError) in
             if let previous { try configure(previous) } else { try stop() }
         })

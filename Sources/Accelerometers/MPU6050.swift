@@ -69,6 +69,12 @@ public final class MPU6050: Accelerometer {
     /// genuine part or before a probe.
     public var warning: String? { identification?.warning }
 
+    /// The variant's facts once a probe told it (an MPU-6500's noise and FIFO), else the
+    /// MPU-6050's.
+    public var chip: ChipDescription {
+        identification.map { Self.description(for: $0.variant) } ?? Self.description
+    }
+
     /// The configuration the chip runs with, or nil asleep.
     public var configuration: MPU6050Configuration? { running.withLock { $0?.configuration } }
 

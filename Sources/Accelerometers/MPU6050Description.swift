@@ -34,11 +34,13 @@ extension MPU6050 {
         if variant.hasMPU6500RegisterMap {
             let window = MPU6050SelfTestLimits.mpu6500AbsoluteG
             selfTest = SelfTestResponse(minimumG: Vector3(x: 1, y: 1, z: 1) * window.lowerBound,
-                                        maximumG: Vector3(x: 1, y: 1, z: 1) * window.upperBound, atSupplyVoltage: 2.5)
+                                        maximumG: Vector3(x: 1, y: 1, z: 1) * window.upperBound, atSupplyVoltage: 2.5,
+                                        supplyRange: variant == .mpu9250 ? 2.4...3.6 : 1.71...3.6)
         } else {
             let window = MPU6050SelfTestLimits.limits(code: 0, variant: .mpu6050)
             selfTest = SelfTestResponse(minimumG: Vector3(x: 1, y: 1, z: 1) * (window.minimum / 4096),
-                                        maximumG: Vector3(x: 1, y: 1, z: 1) * (window.maximum / 4096), atSupplyVoltage: 3.3)
+                                        maximumG: Vector3(x: 1, y: 1, z: 1) * (window.maximum / 4096), atSupplyVoltage: 3.3,
+                                        supplyRange: 2.375...3.46)
         }
         let density = (variant.hasMPU6500RegisterMap ? 300e-6 : 400e-6)
         return ChipDescription(
@@ -46,7 +48,12 @@ extension MPU6050 {
             identification: [IdentificationRegister(register: MPU6050Register.whoAmI, name: "WHO_AM_I",
                                                     expected: MPU6050Variant.allCases.map(\.whoAmI), clones: clones)],
             rangesG: [2, 4, 8, 16], defaultRangeG: 2,
-            rates: offeredRatesHz.map { ChipRate(hertz: $0, minimumBusKHz: $0 <= 500 ? 100 : 400) },
+            rates: offeredRatesHz.map { hertz in
+                // The filter ``start(_:)`` sets for the rate, whose −3 dB bandwidth the noise
+                // fills (as ``bandwidthHz`` says).
+                ChipRate(hertz: hertz, minimumBusKHz: hertz <= 500 ? 100 : 400,
+                         noiseBandwidthHz: MPU6050LowPass.forRate(hertz, on: variant).bandwidthHz(on: variant))
+            },
             sampleBits: 16,
             noiseDensity: Vector3(x: density, y: density, z: density),
             fifoDepth: variant.fifoSamples, temperature: variant.temperature, selfTest: selfTest,

@@ -58,6 +58,9 @@ public struct SelfTestReport: Sendable, Hashable, Codable {
     public var samplesPerMean: Int
     /// X, Y and Z.
     public var axes: [Axis]
+    /// How the test ran and the unit of its figures, for people: `±16 g full resolution, 100 Hz;
+    /// LSB of 3.9 mg (256/g)`.
+    public var conditions: String
 
     /// Whether every axis passed.
     public var passed: Bool { axes.allSatisfy(\.passed) }

@@ -14,9 +14,11 @@ public struct SelfTestFigures: Codable, Sendable, Hashable {
     public var supplyVoltage: Double
     public var samplesPerMean: Int
     public var axes: [SelfTestReport.Axis]
+    /// ``SelfTestReport/conditions``; absent from an agent older than the other chips.
+    public var conditions: String?
 
     enum CodingKeys: String, CodingKey {
-        case passed, model, supplyVoltage = "supply_voltage", samplesPerMean = "samples_per_mean", axes
+        case passed, model, supplyVoltage = "supply_voltage", samplesPerMean = "samples_per_mean", axes, conditions
     }
 
     public init(_ report: SelfTestReport) {
@@ -24,6 +26,7 @@ public struct SelfTestFigures: Codable, Sendable, Hashable {
         model = report.model
         supplyVoltage = report.supplyVoltage
         samplesPerMean = report.samplesPerMean
+        conditions = report.conditions
         axes = report.axes.map { axis in
             SelfTestReport.Axis(name: axis.name, off: axis.off.rounded(toDecimals: 2), on: axis.on.rounded(toDecimals: 2),
                                 minimum: axis.minimum.rounded(toDecimals: 2), maximum: axis.maximum.rounded(toDecimals: 2))

@@ -1,3 +1,4 @@
+import Accelerometers
 import Calibrating
 import Persistence
 import PlumbDomain
@@ -81,7 +82,8 @@ public struct ChipBenchmark {
 
     /// The agent's pipeline settings with `calibration`: its 1 s window, mount and stability.
     public static func agentPipeline(_ calibration: Calibration) -> PipelineSettings {
-        agentSettings.pipelineSettings(calibration: calibration)
+        agentSettings.pipelineSettings(calibration: calibration,
+                                       chip: ADXL345.description.operatingPoint(rateHz: agentSettings.sampleRateHz))
     }
 
     /// The agent's pipeline with its window stretched to ``AccuracyOptions/attitudeSeconds``.

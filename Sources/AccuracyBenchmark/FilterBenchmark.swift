@@ -96,7 +96,8 @@ public struct FilterBenchmark: Sendable {
     /// The agent's pipeline at `rateHz` with `filter`, reading raw (an ideal chip needs no
     /// calibration).
     public static func pipelineSettings(rateHz: Double, filter: GravityFilter) -> PipelineSettings {
-        var settings = agentSettings(rateHz: rateHz).pipelineSettings(calibration: .identity)
+        var settings = agentSettings(rateHz: rateHz).pipelineSettings(
+            calibration: .identity, chip: ADXL345.description.operatingPoint(rateHz: rateHz))
         settings.filter = filter
         return settings
     }

@@ -16,7 +16,7 @@ extension AgentCore {
         calibrating.record = record
         if calibration != old {
             let zeroBefore = pipeline.zeroGravity
-            pipeline.reconfigure(settings.pipelineSettings(calibration: calibration))
+            pipeline.reconfigure(settings.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
             calibrating.dropReversal()
@@ -28,6 +28,7 @@ extension AgentCore {
     /// SIGHUP: the calibration file again, as ``AgentRunner`` read it.
     public func reload(calibration record: CalibrationRecord?, warning: String?) {
         if let warning { log.warning(warning.escapedForLog(limit: 2000)) }
+        let record = record.flatMap(refusingAnotherChip)
         guard record != calibrationRecord else {
             log.info("calibration reloaded; nothing changed.")
             return

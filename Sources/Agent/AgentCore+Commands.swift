@@ -89,7 +89,7 @@ extension AgentCore {
             sampling.setRate(new.sampleRateHz)
             failSixPoint(rateChangedTo: new.sampleRateHz)
         }
-        pipeline.reconfigure(new.pipelineSettings(calibration: calibration))
+        pipeline.reconfigure(new.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
         state.reconfigure(new)
         configureVibration(new.vibration)
         publishDiscovery(force: false)

@@ -1,3 +1,4 @@
+import Accelerometers
 import Calibrating
 import Configuration
 import Contract
@@ -64,7 +65,9 @@ extension AgentCore {
             return rejectSixPoint(action: SixPointAction.start.rawValue, for: origin,
                                   reason: "\(hold); send start again once it reads.")
         }
-        let tumble = SixPointTumble(secondsPerFace: secondsPerFace, chip: calibrating.chip, rateHz: settings.sampleRateHz)
+        let chip = sensor.chip ?? ChipCatalog.simulated
+        let tumble = SixPointTumble(secondsPerFace: secondsPerFace, chip: calibrating.chip, rateHz: sensor.operatingPoint.rateHz,
+                                    operatingPoint: { chip.operatingPoint(rateHz: $0) })
         calibrating.run = .sixPoint(tumble, origin: origin)
         log.info("six-point calibration started by \(origin)")
         let now = clock()

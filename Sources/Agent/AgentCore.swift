@@ -39,8 +39,8 @@ public actor AgentCore {
     // The sensor
     /// Every reading's road from raw samples to angles, level and alarm.
     var pipeline: LevelPipeline
-    /// Starting, running or faulty, and whether a self-test holds the chip.
-    var sensor = SensorState()
+    /// Starting, running or faulty, whether a self-test holds the chip, and which chip it is.
+    var sensor: SensorState
 
     // The connection
     /// The connection: its phase (whether anything may be published), facts and counters.
@@ -79,9 +79,11 @@ public actor AgentCore {
         settingsState = SettingsState(settings, fromMQTT: settingsFromMQTT)
         discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
         calibrating = CalibrationState(record: record, chip: calibrationChip)
+        sensor = SensorState(rateHz: settings.sampleRateHz)
         // The stored zero was saved corrected by this same calibration: both come from the state
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
-        pipeline = LevelPipeline(settings: settings.pipelineSettings(calibration: record?.calibration ?? .identity),
+        pipeline = LevelPipeline(settings: settings.pipelineSettings(calibration: record?.calibration ?? .identity,
+                                                                     chip: sensor.operatingPoint),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
         vibration = VibrationStage(settings.vibration)
@@ -105,12 +107,14 @@ public actor AgentCore {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensor.started()
+            chipRuns(atRateHz: sampling.rateHz)
             health.restartRateMeasurement()
             // A start after a rate change: the windows begin again at the new rate.
             interruptVibration()
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensor.recovered()
+            chipRuns(atRateHz: sampling.rateHz)
             health.restartRateMeasurement()
             emit(AgentEvent(type: .sensorRecovered, details: [:]))
             state.force()
@@ -131,11 +135,12 @@ public actor AgentCore {
         case .resumed(let sampling):
             log.info("sampling resumed at \(sampling.rateHz) Hz after a job on the chip")
             health.restartRateMeasurement()
+            chipRuns(atRateHz: sampling.rateHz)
             // Blocks from before the pause are not averaged with blocks after it, as for a fault.
             pipeline.reset()
             interruptVibration()
-        case .chip(let model):
-            health.chip = model
+        case .chip(let found):
+            opened(found)
         case .busMode(let mode):
             if let line = Self.busModeLine(mode, was: health.i2cMode) { log.info(line) }
             health.i2cMode = mode

@@ -22,6 +22,10 @@ public struct AgentRunner: Sendable {
     public var configuration: AgentConfiguration
     /// Builds the chip driver; called again after every sensor fault.
     public var makeChip: @Sendable () throws -> any Accelerometer
+    /// The chip `makeChip` builds and where, when known before it runs (a named `sensor.kind`,
+    /// the simulated chip, or what a scan at start found): the discovery device's model and the
+    /// owner record name it. The sampler's probe corrects both (``SamplingUpdate/chip(_:)``).
+    public var expectedChip: ChipDescription?
     /// Re-reads and validates the config file, for SIGHUP.
     public var reloadConfiguration: @Sendable () throws -> AgentConfiguration
     /// Plumb's version, for `health` and the device block.
@@ -29,9 +33,11 @@ public struct AgentRunner: Sendable {
     public var log: AgentLog
 
     public init(configuration: AgentConfiguration, makeChip: @escaping @Sendable () throws -> any Accelerometer,
+                expectedChip: ChipDescription? = nil,
                 reloadConfiguration: @escaping @Sendable () throws -> AgentConfiguration, version: String, log: AgentLog) {
         self.configuration = configuration
         self.makeChip = makeChip
+        self.expectedChip = expectedChip ?? configuration.sensor.chip
         self.reloadConfiguration = reloadConfiguration
         self.version = version
         self.log = log
@@ -53,11 +59,11 @@ public struct AgentRunner: Sendable {
         let sampling = SamplingService(rateHz: settings.sampleRateHz, rangeG: configuration.sensor.range,
                                        makeChip: ownedChip())
         let clock = MonotonicPacingClock()
-        let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version)
+        let homeAssistant = AgentRunner.homeAssistantOptions(configuration, version: version, chip: expectedChip)
         let core = AgentCore(topics: topics, mqtt: client, store: store, sampling: sampling, defaults: defaults,
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
                              zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store, log: log),
-                             calibrationChip: AgentRunner.chip(configuration), log: log, version: version,
+                             calibrationChip: chipRecord(), log: log, version: version,
                              homeAssistant: homeAssistant, clock: { clock.now() })
         let requests = RequestService(topics: topics,
                                       reservedPrefixes: [configuration.mqtt.baseTopic + "/",
@@ -159,11 +165,18 @@ extension AgentRunner {
     func ownedChip() -> @Sendable () throws -> any Accelerometer {
         let sensor = configuration.sensor
         guard sensor.kind != .sim else { return makeChip }
-        let ownership = ChipOwnership(bus: sensor.bus, address: sensor.address)
+        let ownership = ChipOwnership(bus: sensor.bus)
         let makeChip = makeChip
+        let known = sensor.chipAddress
         return {
-            try ownership.claim()
-            return try makeChip()
+            // Where the address is known (a named chip, or sensor.address) the lock comes first,
+            // before the bus is even opened. With auto the scan (identification reads only, which
+            // may run beside another owner) finds the address, and the lock is taken before the
+            // sampler first configures the chip.
+            if let known { try ownership.claim(address: known) }
+            let chip = try makeChip()
+            try ownership.claim(address: chip.address)
+            return chip
         }
     }
 
@@ -173,8 +186,9 @@ extension AgentRunner {
         guard let path = configuration.control.socket else { return nil }
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let sensor = configuration.sensor
+        let address = (sensor.address ?? expectedChip?.addresses.first)?.description ?? "unknown"
         let owner = ChipOwner(pid: getpid(), unit: ChipOwner.currentUnit, bus: sensor.kind == .sim ? "simulated" : sensor.bus,
-                              address: sensor.address.description, socket: path, version: version, model: sensor.chip.model)
+                              address: address, socket: path, version: version, model: expectedChip?.model)
         guard access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
             // Outside the unit (plumb run by hand) /run/plumb is not there: not an error.
             log.info("control socket off: \(directory) is not there or not writable (the unit's RuntimeDirectory=plumb"
@@ -209,20 +223,22 @@ extension AgentRunner {
         return loaded.record
     }
 
-    /// The chip as a calibration made by the agent records it, from the config file: the bus,
-    /// the address, and the ADXL345's identification register (the only chip the agent drives).
-    static func chip(_ configuration: AgentConfiguration) -> CalibrationRecord.Chip {
+    /// The chip as a calibration made by the agent records it until the sampler's probe says
+    /// (``AgentCore``, at ``SamplingUpdate/chip(_:)``): the bus, the address and the
+    /// identification register and model of the chip expected.
+    func chipRecord() -> CalibrationRecord.Chip {
         let sensor = configuration.sensor
-        let id = sensor.chip.identification.first?.expected.first ?? 0
+        let id = expectedChip?.identification.first?.expected.first
         return CalibrationRecord.Chip(bus: sensor.kind == .sim ? "simulated" : sensor.bus,
-                                      address: sensor.address.description,
-                                      devid: "0x" + String(id, radix: 16, uppercase: true))
+                                      address: (sensor.address ?? expectedChip?.addresses.first)?.description ?? "unknown",
+                                      devid: id.map { "0x" + String($0, radix: 16, uppercase: true) } ?? "unknown",
+                                      model: expectedChip?.model)
     }
-
 
     /// Discovery settings from `mqtt.discovery`, `mqtt.discovery_prefix` and `device`; nil when
     /// discovery is off.
-    static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String) -> HomeAssistantOptions? {
+    static func homeAssistantOptions(_ configuration: AgentConfiguration, version: String,
+                                     chip: ChipDescription?) -> HomeAssistantOptions? {
         guard configuration.mqtt.discovery else { return nil }
         return HomeAssistantOptions(prefix: configuration.mqtt.discoveryPrefix,
                                     device: DiscoveryDevice(id: DiscoveryDevice.homeAssistantID(
@@ -230,7 +246,7 @@ extension AgentRunner {
                                                                 baseTopic: configuration.mqtt.baseTopic),
                                                             version: version,
                                                             configurationURL: configuration.device.configurationURL,
-                                                            chipModel: configuration.sensor.chip.model))
+                                                            chipModel: chip?.model ?? DiscoveryDevice.unknownChipModel))
     }
 
     /// The client's configuration: the connection from the file (MQTT can never change it), a

@@ -64,8 +64,9 @@ enum CalibrationRun: Sendable {
 struct CalibrationState: Sendable {
     /// The calibration in force (`calibration.json`, or one made here); nil for none.
     var record: CalibrationRecord?
-    /// The chip a calibration made here is recorded against when no stored record names one.
-    let chip: CalibrationRecord.Chip
+    /// The chip a calibration made here is recorded against: the one expected, then the one
+    /// the sampler's probe found.
+    var chip: CalibrationRecord.Chip
     /// The calibration in progress.
     var run = CalibrationRun.none
 

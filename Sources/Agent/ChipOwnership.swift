@@ -7,25 +7,35 @@ import PlumbSync
 /// Taken lazily, from the sampling thread's `makeChip`: a bus that is not there yet (I²C not
 /// enabled) is the sampler's usual fault, and a chip held by a command run with `--direct` is a
 /// fault too, retried with the same backoff, so the agent takes the chip once the command ends.
+///
+/// The address is the chip's the driver was built for: with `sensor.kind: auto` a scan finds it
+/// first (identification reads only, which may run beside another owner), and the lock is then
+/// taken before anything is configured. A scan that finds the chip elsewhere later moves the
+/// hold to the new address.
 public final class ChipOwnership: Sendable {
     public let bus: String
-    public let address: I2CAddress
-    private let lock = Locked<ChipLock?>(nil)
+    private let lock = Locked<(address: I2CAddress, lock: ChipLock)?>(nil)
 
-    public init(bus: String, address: I2CAddress) {
+    public init(bus: String) {
         self.bus = bus
-        self.address = address
     }
 
-    /// Takes the chip lock unless held already.
+    /// Takes the lock on the chip at `address` unless held already, letting go of one held on
+    /// another address.
     ///
     /// - Throws: ``ChipOwnershipError`` when another process holds it; the ``I2CError`` of
     ///   opening the bus when that fails.
-    public func claim() throws {
-        if lock.withLock({ $0 != nil }) { return }
+    public func claim(address: I2CAddress) throws {
+        if lock.withLock({ $0?.address == address }) { return }
+        // Dropped here, outside our lock: releasing closes the descriptor.
+        let previous = lock.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        _ = previous
         do {
             let taken = try ChipLock.acquire(bus: bus, address: address)
-            lock.withLock { $0 = taken }
+            lock.withLock { $0 = (address, taken) }
         } catch {
             if case .cannotOpen(let failure) = error.reason { throw failure }
             if error.reason == .held { throw ChipOwnershipError(bus: bus, address: address) }
@@ -33,8 +43,11 @@ public final class ChipOwnership: Sendable {
         }
     }
 
+    /// The address whose lock is held; nil when none is.
+    public var heldAddress: I2CAddress? { lock.withLock { $0?.address } }
+
     /// Whether the lock is held.
-    public var isHeld: Bool { lock.withLock { $0 != nil } }
+    public var isHeld: Bool { heldAddress != nil }
 }
 
 /// Another Plumb process holds the agent's chip.

@@ -137,10 +137,7 @@ final class ControlService: ControlHandler {
     /// agent's sampler sees of the batching.
     private func probe() async -> JSONValue {
         let result = await sampling.runOnChip(timeout: Self.probeTimeout) { (chip) throws(SensorError) -> ChipProbeReport in
-            guard let adxl345 = chip as? ADXL345 else {
-                throw SensorError.invalidSetting("the probe reads an ADXL345; this chip is a \(type(of: chip).model).")
-            }
-            return try ChipProbeReport(chip: adxl345)
+            try ChipProbeReport(chip: chip)
         }
         switch result {
         case .success(let report):

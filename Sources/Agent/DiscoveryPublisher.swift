@@ -29,7 +29,7 @@ struct DiscoveryPublisher: Sendable {
     /// fleet of devices doesn't answer an HA restart all in the same instant.
     static let homeAssistantDelay: ClosedRange<Double> = 1...5
 
-    let options: HomeAssistantOptions
+    private(set) var options: HomeAssistantOptions
     let topics: Topics
     /// The payload last published on each config topic.
     private(set) var published: [String: [UInt8]] = [:]
@@ -39,6 +39,15 @@ struct DiscoveryPublisher: Sendable {
     init(options: HomeAssistantOptions, topics: Topics) {
         self.options = options
         self.topics = topics
+    }
+
+    /// Names the chip the sampler opened in the device block; whether that changed it (then
+    /// ``messages(for:force:)`` sends every config again, as each carries the device block).
+    mutating func useChip(model: String) -> Bool {
+        let named = DiscoveryDevice.model(chipModel: model)
+        guard options.device.model != named else { return false }
+        options.device.model = named
+        return true
     }
 
     /// The configs that differ from what was last published (all of them after `force`), after

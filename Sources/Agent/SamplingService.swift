@@ -29,8 +29,29 @@ public enum SamplingUpdate: Sendable {
     /// How register reads reach the chip: after the first batch, and whenever it changes (an
     /// adapter that refuses batched reads is found at the first drain).
     case busMode(I2CMode)
-    /// The model of the chip opened (its description's), at every open.
-    case chip(String)
+    /// The chip opened, at every open: its facts and where it answers.
+    case chip(ChipFound)
+}
+
+/// The chip the sampling thread opened and probed: what the agent reports and calibrates.
+public struct ChipFound: Sendable, Hashable {
+    /// Its facts (the variant's, for a family one driver reads).
+    public var description: ChipDescription
+    /// The bus's name (`/dev/i2c-1`, `simulated`) and the chip's address on it.
+    public var bus: String
+    public var address: I2CAddress
+    /// What its first identification register read.
+    public var deviceID: UInt8?
+    /// The probe's warning, naming the value read (a clone's ID); nil for a genuine part.
+    public var warning: String?
+
+    public init(description: ChipDescription, bus: String, address: I2CAddress, deviceID: UInt8?, warning: String?) {
+        self.description = description
+        self.bus = bus
+        self.address = address
+        self.deviceID = deviceID
+        self.warning = warning
+    }
 }
 
 /// Owns the chip on a thread of its own, because its bus calls block; everything else in the
@@ -45,7 +66,8 @@ public final class SamplingService: Sendable {
 
     struct Control {
         var rateHz: Double
-        var rangeG: Int
+        /// nil: the chip's default range (``ChipDescription/defaultRangeG``).
+        var rangeG: Int?
         var started = false
         var stopped = false
         var finished = false
@@ -63,7 +85,7 @@ public final class SamplingService: Sendable {
 
     /// - Parameter makeChip: builds the driver; called again after every fault, so a bus that
     ///   disappeared and came back is reopened.
-    public init(rateHz: Double, rangeG: Int, clock: any PacingClock = MonotonicPacingClock(),
+    public init(rateHz: Double, rangeG: Int?, clock: any PacingClock = MonotonicPacingClock(),
                 makeChip: @escaping @Sendable () throws -> any Accelerometer) {
         self.makeChip = makeChip
         self.clock = clock
@@ -134,7 +156,7 @@ public final class SamplingService: Sendable {
         var carried = SamplerStatistics()
         var reportedMode: I2CMode?
         while !control.withLock({ $0.stopped }) {
-            let (rate, range) = control.withLock { ($0.rateHz, $0.rangeG) }
+            let (rate, configuredRange) = control.withLock { ($0.rateHz, $0.rangeG) }
             var chip: (any Accelerometer)?
             var sampler: Sampler?
             do {
@@ -142,8 +164,10 @@ public final class SamplingService: Sendable {
                 chip = opened
                 let current = Sampler(chip: opened, clock: clock)
                 sampler = current
+                let range = configuredRange ?? opened.chip.defaultRangeG
                 let settings = try current.start(SamplingRequest(rateHz: rate, rangeG: range))
-                continuation.yield(.chip(type(of: opened).description.model))
+                continuation.yield(.chip(ChipFound(description: opened.chip, bus: opened.bus.name, address: opened.address,
+                                                   deviceID: current.identity?.deviceID, warning: opened.warning)))
                 continuation.yield(faulted ? .recovered(settings) : .started(settings))
                 faulted = false
                 backoff = 0.5

@@ -1,3 +1,5 @@
+import Accelerometers
+import PlumbDomain
 /// Where the sensor stands, as the agent reports it: starting, running, or faulty with the
 /// driver's message; and whether a self-test holds the chip. A value with no I/O: ``AgentCore``
 /// feeds it the sampling service's updates and asks it what may be reported.
@@ -19,6 +21,25 @@ struct SensorState: Sendable, Equatable {
 
     private(set) var phase = Phase.starting
     private(set) var selfTest = SelfTest.idle
+    /// The chip the sampler opened, from its probe; nil until then.
+    var chip: ChipDescription?
+    /// The rate the chip runs at and its noise there: what `stable` and the window sizes go by.
+    /// Until the chip starts, the catalog's first chip at the configured rate stands in; no
+    /// sample is judged before the chip has started and said what it is.
+    var operatingPoint: OperatingPoint
+
+    init(rateHz: Double) {
+        operatingPoint = ChipCatalog.simulated.operatingPoint(rateHz: rateHz)
+    }
+
+    /// The chip runs at `rateHz` (its own rate, from ``SamplingSettings``): whether that moved
+    /// the operating point (then the pipeline is reconfigured).
+    mutating func runs(atRateHz rateHz: Double) -> Bool {
+        let point = (chip ?? ChipCatalog.simulated).operatingPoint(rateHz: rateHz)
+        guard point != operatingPoint else { return false }
+        operatingPoint = point
+        return true
+    }
 
     /// Whether a reading may be reported, used for a zero or a calibration: running, not faulty
     /// and not starting (`sensor: ok` in `P/state`).

@@ -13,8 +13,10 @@ import PlumbDomain
 /// the accuracy benchmark on a simulated chip's manual clock, where each wait advances the
 /// simulation instead of the wall clock. Not thread-safe: one procedure owns a session.
 public final class CalibrationSession {
-    /// The rate calibration samples at: the datasheet's noise figure holds up to 100 Hz.
-    public static let rateHz = 100.0
+    /// The rate calibration asks for: slow enough that each chip's datasheet noise holds, fast
+    /// enough for blocks of a tenth of a second. The chip runs at its offered rate nearest it
+    /// (``rateHz``).
+    public static let requestedRateHz = 100.0
     /// How long each wait for samples sleeps: short enough for a responsive progress bar.
     static let pollSeconds = 0.1
 
@@ -25,7 +27,9 @@ public final class CalibrationSession {
     private let clock: any PacingClock
     private let deadline: Double
     private let timeout: Double
-    private var judge = StillnessJudge(rateHz: CalibrationSession.rateHz)
+    private var judge: StillnessJudge
+    /// The rate the chip samples at, in Hz: its offered rate nearest ``requestedRateHz``.
+    public var rateHz: Double { judge.rateHz }
     /// The drain buffer, reused.
     private var buffer: [Vector3] = []
 
@@ -37,15 +41,17 @@ public final class CalibrationSession {
         self.timeout = timeout
         self.clock = clock
         deadline = clock.now() + timeout
+        judge = StillnessJudge(chip: chip.chip.operatingPoint(rateHz: Self.requestedRateHz))
     }
 
     /// Whether someone answers prompts (the guide's ``CalibrationGuide/isInteractive``).
     public var isInteractive: Bool { guide.isInteractive }
 
-    /// Starts the chip at ±16 g, full resolution, 100 Hz.
+    /// Starts the chip at its default range (the one the agent runs at unless told otherwise)
+    /// and ``rateHz``.
     public func start() throws(CalibrationFailure) {
         do {
-            _ = try chip.start(SamplingRequest(rateHz: Self.rateHz, rangeG: 16))
+            _ = try chip.start(SamplingRequest(rateHz: rateHz, rangeG: chip.chip.defaultRangeG))
         } catch {
             throw CalibrationFailure(.sensor(error))
         }
@@ -113,7 +119,7 @@ public final class CalibrationSession {
     /// Averages `seconds` of samples while the sensor stays still (every block's measurement
     /// holds `stable`); nil when it moved meanwhile. An interactive guide is shown the progress.
     public func average(seconds: Double, label: String) throws(CalibrationFailure) -> GravityAverage? {
-        let wanted = Int((seconds * Self.rateHz).rounded())
+        let wanted = Int((seconds * rateHz).rounded())
         var average = GravityAverage()
         while average.count < wanted {
             for sample in try nextSamples(waitingFor: "\(label) to be averaged") where average.count < wanted {

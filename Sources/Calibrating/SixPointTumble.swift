@@ -80,6 +80,8 @@ public struct SixPointTumble: Sendable {
     public let settleTimeout: Double
     /// The rate the caller said the samples come at, in Hz; nil: estimated from their arrival.
     public let rateHz: Double?
+    /// The chip's operating point at a rate: its offered rate nearest it and its noise there.
+    private let operatingPoint: @Sendable (Double) -> OperatingPoint
 
     private var phase = Phase.notStarted
     private var poses: [SixPointFit.Pose] = []
@@ -104,13 +106,17 @@ public struct SixPointTumble: Sendable {
     ///   - settleTimeout: seconds of settling after `next` (or after moving while averaging)
     ///     before the face is refused.
     ///   - rateHz: the rate the samples come at, in Hz, when the caller knows it (the agent
-    ///     does); nil estimates it from how many samples arrive how fast, snapped to an ADXL345
-    ///     rate (12.5–3200 Hz), which takes the first 0.3 s of samples after creation.
-    public init(secondsPerFace: Double, chip: CalibrationRecord.Chip, settleTimeout: Double = 60, rateHz: Double? = nil) {
+    ///     does); nil estimates it from how many samples arrive how fast, snapped to a power of
+    ///     two times 100 Hz (12.5–3200 Hz), which takes the first 0.3 s of samples after creation.
+    ///   - operatingPoint: the chip's description at a rate (`ChipDescription.operatingPoint`):
+    ///     the rate it offers nearest and its noise there, which stillness is judged against.
+    public init(secondsPerFace: Double, chip: CalibrationRecord.Chip, settleTimeout: Double = 60, rateHz: Double? = nil,
+                operatingPoint: @escaping @Sendable (Double) -> OperatingPoint) {
         self.secondsPerFace = secondsPerFace
         self.chip = chip
         self.settleTimeout = settleTimeout
         self.rateHz = rateHz.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        self.operatingPoint = operatingPoint
     }
 
     /// Whether the tumble has finished or failed; every call after that is refused.
@@ -151,8 +157,8 @@ public struct SixPointTumble: Sendable {
                                        message: TumbleText.alreadyAveraging(face, averagedFraction)))]
         case .waiting:
             // Only what comes after `next` counts, as at a terminal after the person pressed return.
-            if let rate = rateHz ?? rateEstimate.rateHz, judge?.rateHz != rate {
-                judge = StillnessJudge(rateHz: rate)
+            if let rate = rateHz ?? rateEstimate.rateHz, judge?.chip != operatingPoint(rate) {
+                judge = StillnessJudge(chip: operatingPoint(rate))
             }
             judge?.reset()
             beginSettling(at: time)
@@ -172,7 +178,7 @@ public struct SixPointTumble: Sendable {
         }
         if judge == nil, let rate = rateHz ?? rateEstimate.rateHz {
             // The rate became known only now (the first samples came after `next`).
-            judge = StillnessJudge(rateHz: rate)
+            judge = StillnessJudge(chip: operatingPoint(rate))
         }
         guard var judge else { return settleTimedOut(at: time) }
         var outcomes: [Outcome] = []

@@ -8,12 +8,13 @@ import Darwin
 import PlumbDomain
 
 /// The rate pushed samples come at, when nobody said: how many arrived over how long, snapped to
-/// the nearest ADXL345 output data rate (3200 / 2ᵏ Hz: 12.5, 25, 50, 100, … 3200).
+/// the nearest power of two times 100 Hz (12.5, 25, 50, 100, … 3200), which the chip's
+/// description then maps to its own nearest rate.
 ///
-/// Stillness expects the chip's noise at its rate (``ADXL345Noise/expectedRMS(odrHz:)`` grows
-/// above 100 Hz) and blocks of a tenth of a second, so ``SixPointTumble`` must know the rate.
-/// Snapping keeps the estimate from wandering with the jitter of block arrival: neighbouring
-/// rates are a factor of two apart, far beyond it.
+/// Stillness expects the chip's noise at its rate (it grows with the bandwidth) and blocks of a
+/// tenth of a second, so ``SixPointTumble`` must know the rate. Snapping keeps the estimate from
+/// wandering with the jitter of block arrival: neighbouring rates are a factor of two apart, far
+/// beyond it.
 struct TumbleRateEstimate: Hashable, Sendable {
     /// The span the estimate waits for, in seconds: a few blocks, so one late block cannot halve it.
     static let minimumSpan = 0.3
@@ -44,11 +45,9 @@ struct TumbleRateEstimate: Hashable, Sendable {
         return Self.snapped(Double(count) / (lastTime - firstTime))
     }
 
-    /// The ADXL345 output data rate nearest to `rate` on a logarithmic scale, 12.5 Hz at the slowest.
+    /// The power of two times 100 Hz nearest to `rate` on a logarithmic scale, 12.5 to 3200 Hz.
     static func snapped(_ rate: Double) -> Double {
-        // 3200 / 2ᵏ Hz is rate code 15 − k; codes below 7 (6.25 Hz and slower) are not sampled at.
         let halvings = log2(3200 / rate).rounded()
-        let code = 15 - Int(min(max(halvings.isFinite ? halvings : 0, 0), 8))
-        return ADXL345Noise.odrHz(rateCode: code) ?? CalibrationSession.rateHz
+        return 3200 / Double(1 << Int(min(max(halvings.isFinite ? halvings : 0, 0), 8)))
     }
 }

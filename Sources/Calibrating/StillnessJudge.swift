@@ -16,25 +16,27 @@ struct StillnessJudge: Hashable, Sendable {
     /// moved (the window must fill again after a step).
     static let windowBlocks = 10
 
+    /// The rate the samples are taken at and the chip's noise there.
+    let chip: OperatingPoint
     /// The rate the samples are taken at, in Hz.
-    let rateHz: Double
+    var rateHz: Double { chip.rateHz }
     /// Samples per block: a tenth of a second's, at least one.
     let samplesPerBlock: Int
     private var pipeline: LevelPipeline
     /// The samples of the block being filled.
     private var batch: [Vector3] = []
 
-    init(rateHz: Double) {
-        self.rateHz = rateHz
-        samplesPerBlock = max(1, Int((rateHz * Self.blockSeconds).rounded()))
-        pipeline = LevelPipeline(settings: Self.settings(rateHz: rateHz))
+    init(chip: OperatingPoint) {
+        self.chip = chip
+        samplesPerBlock = max(1, Int((chip.rateHz * Self.blockSeconds).rounded()))
+        pipeline = LevelPipeline(settings: Self.settings(chip: chip))
     }
 
     /// Raw, flat, no level judgement worth asking (calibration asks only for stillness), and the
-    /// ADXL345's noise at `rateHz` for ``Stability``.
-    static func settings(rateHz: Double) -> PipelineSettings {
+    /// chip's noise at its rate for ``Stability``.
+    static func settings(chip: OperatingPoint) -> PipelineSettings {
         PipelineSettings(calibration: .identity, windowBlocks: windowBlocks, mount: .flat,
-                         thresholds: .instant(tolerance: .zero), stability: .adxl345(odrHz: rateHz))
+                         thresholds: .instant(tolerance: .zero), stability: chip.stability)
     }
 
     /// Adds one raw sample, in g, to the block being filled; returns the pipeline's measurement

@@ -261,34 +261,45 @@ extension AgentConfiguration {
     }
 
     private mutating func readSensor(_ section: YAMLSection) throws(ConfigurationError) {
-        if let kind = try section.choice("kind", from: SensorKind.allCases.map(\.rawValue)) {
-            sensor.kind = SensorKind(rawValue: kind)!
+        if let kind = try section.choice("kind", from: SensorKind.names) {
+            sensor.kind = SensorKind(name: kind)!
         }
         sensor.bus = try section.path("bus") ?? sensor.bus
-        // The chip's own rules: its addresses and ranges, from its description.
-        let chip = sensor.chip
+        // The chip's own rules, from its description; with auto or sim, any supported chip's.
+        let chips = sensor.chip.map { [$0] } ?? ChipCatalog.all
         if let node = section.node("address") {
-            let example = chip.addresses.first?.description ?? "0x53"
-            let accepted = "an \(chip.model) answers at \(chip.addressList); write \(example) or \"\(example)\"."
+            let example = chips[0].addresses.first?.description ?? "0x53"
+            let accepted = chips.map { "an \($0.model) answers at \($0.addressList)" }.joined(separator: "; ")
+                + "; write \(example) or \"\(example)\"."
             guard case .scalar(let scalar) = node else {
-                throw section.error(.wrongType, "address", "\(accepted) Found \(node.kindDescription).")
+                throw section.error(.wrongType, "address", "\(Self.capitalized(accepted)) Found \(node.kindDescription).")
             }
             let address: I2CAddress? = switch YAMLValue(scalar) {
             case .int(let value): I2CAddress(value)
             case .string(let text): I2CAddress(parsing: text)
             default: nil
             }
-            guard let address, chip.addresses.contains(address) else {
+            guard let address, chips.contains(where: { $0.addresses.contains(address) }) else {
                 throw section.error(.invalidValue, "address", "\"\(scalar.text.truncatedForMessage)\" is not accepted; \(accepted)")
             }
             sensor.address = address
         }
         if let range = try section.int("range", in: 1...64, what: "the range in g") {
-            guard chip.rangesG.contains(range) else {
-                throw section.error(.invalidValue, "range", "\(range) g is not a range of the \(chip.model); use \(chip.rangeList).")
+            guard chips.contains(where: { $0.rangesG.contains(range) }) else {
+                let reason = if let chip = sensor.chip {
+                    "\(range) g is not a range of the \(chip.model); use \(chip.rangeList)."
+                } else {
+                    "\(range) g is not a range of any supported chip: "
+                        + chips.map { "the \($0.model) offers \($0.rangeList)" }.joined(separator: "; ") + "."
+                }
+                throw section.error(.invalidValue, "range", reason)
             }
             sensor.range = range
         }
+    }
+
+    private static func capitalized(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
     }
 
     private mutating func readControl(_ section: YAMLSection) throws(ConfigurationError) {

@@ -167,20 +167,24 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// `sensor`: what to read and how. The sample rate is a live setting: `sensor.sample_rate_hz`
     /// in the file is ``LiveSettings/sampleRateHz`` of ``AgentConfiguration/level``.
     public struct SensorSettings: Sendable, Equatable {
-        /// `adxl345` by default.
-        public internal(set) var kind = SensorKind.adxl345
+        /// `auto` by default: the one supported chip found on the bus.
+        public internal(set) var kind = SensorKind.auto
         /// The I²C bus device file, `/dev/i2c-1` by default.
         public internal(set) var bus = "/dev/i2c-1"
-        /// 0x53 (SDO to GND, the default) or 0x1D (SDO to 3V3).
-        public internal(set) var address = ADXL345.defaultAddress
-        /// The measurement range in g: 2, 4, 8 or 16 (the default).
-        public internal(set) var range = 16
+        /// The chip's address; nil for its default (the first of its description's), or, with
+        /// `auto`, any address a supported chip can have.
+        public internal(set) var address: I2CAddress?
+        /// The measurement range in g; nil for the chip's default (±16 g on the ADXL345, ±2 g on
+        /// the ADXL355 and the MPU-6050).
+        public internal(set) var range: Int?
 
-        /// The chip `kind` names, from its description (the simulator's for `sim`): whose
-        /// addresses, ranges and rates apply.
-        public var chip: ChipDescription {
-            kind == .sim ? ChipCatalog.simulated : ChipCatalog.chip(named: kind.rawValue) ?? ChipCatalog.simulated
-        }
+        /// The chip `kind` names, from its description; nil for `auto` (known once the bus is
+        /// scanned) and `sim` (the command line picks the simulated chip).
+        public var chip: ChipDescription? { kind.chip }
+
+        /// Where the chip is: the address given, or the named chip's default; nil when a scan
+        /// decides (`auto` without an address) or for `sim` without one.
+        public var chipAddress: I2CAddress? { address ?? chip?.addresses.first }
 
         init() {}
     }

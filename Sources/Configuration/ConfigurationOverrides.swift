@@ -1,3 +1,4 @@
+import Accelerometers
 import Contract
 import Settings
 /// What the command line overrides in the config file. Nil leaves the file's value.

@@ -34,11 +34,18 @@ public struct DiscoveryDevice: Sendable, Equatable {
 
     /// A device; `configurationURL` defaults to none.
     public init(id: String, version: String, configurationURL: String? = nil, chipModel: String) {
-        model = chipModel + " level"
+        model = Self.model(chipModel: chipModel)
         self.id = id
         self.version = version
         self.configurationURL = configurationURL
     }
+
+    /// The chip's name until a scan finds it (`sensor.kind: auto` before the bus answers):
+    /// `Accelerometer level`.
+    public static let unknownChipModel = "Accelerometer"
+
+    /// `<chip> level`.
+    public static func model(chipModel: String) -> String { chipModel + " level" }
 }
 
 /// One discovery message: a config topic and its JSON payload.

@@ -29,16 +29,34 @@ public struct CalibrationRecord: Codable, Hashable, Sendable {
         case sixPointAndReversal = "six_point+reversal"
     }
 
-    /// Which chip was calibrated, as text people compare: `/dev/i2c-1`, `0x53`, `0xE5`.
+    /// Which chip was calibrated, as text people compare: `/dev/i2c-1`, `0x53`, `0xE5`,
+    /// `ADXL345`.
     public struct Chip: Codable, Hashable, Sendable {
         public var bus: String
         public var address: String
+        /// The first identification register as read (`DEVID`, `DEVID_AD`, `WHO_AM_I`).
         public var devid: String
+        /// The chip's model (its description's); absent from records made before Plumb read
+        /// other chips, which were all ADXL345s.
+        public var model: String?
 
-        public init(bus: String, address: String, devid: String) {
+        public init(bus: String, address: String, devid: String, model: String? = nil) {
             self.bus = bus
             self.address = address
             self.devid = devid
+            self.model = model
+        }
+
+        /// Whether a calibration recorded for this chip applies to `other`: the same bus, address
+        /// and identification register, and the same model when both records name one.
+        public func matches(_ other: Chip) -> Bool {
+            bus == other.bus && address == other.address && devid == other.devid
+                && (model == nil || other.model == nil || model == other.model)
+        }
+
+        /// `the ADXL345 at 0x53 on /dev/i2c-1 (ID 0xE5)`.
+        public var sentence: String {
+            "the \(model ?? "chip") at \(address) on \(bus) (ID \(devid))"
         }
     }
 

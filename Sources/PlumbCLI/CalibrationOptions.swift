@@ -53,25 +53,21 @@ struct CalibrationOptions {
     ///
     /// - Throws: ``CommandFailure`` when the chip does not answer, or the stored calibration was
     ///   made on another chip.
-    func resolve(for chip: ADXL345, output: Console) throws(CommandFailure) -> CalibrationInUse {
+    func resolve(for chip: any Accelerometer, output: Console) throws(CommandFailure) -> CalibrationInUse {
         guard let stateDirectory else { return .raw }
         let store = StateStore(directory: stateDirectory)
         let loaded = store.loadCalibration()
         if let warning = loaded.warning { output.error("warning: " + warning) }
         guard let record = loaded.record else { return .raw }
         let reading = try chip.calibrationChip()
-        guard record.chip == reading else {
-            throw CommandFailure("\(store.calibrationPath) was made on \(Self.describe(record.chip)), but this is"
-                + " \(Self.describe(reading)): its correction would be wrong here. Calibrate this chip (plumb calibrate"
+        guard record.chip.matches(reading) else {
+            throw CommandFailure("\(store.calibrationPath) was made on \(record.chip.sentence), but this is"
+                + " \(reading.sentence): its correction would be wrong here. Calibrate this chip (plumb calibrate"
                 + " six-point), give --state-dir for its calibration, or add --raw to read it uncalibrated.")
         }
         return CalibrationInUse(record: record)
     }
 
-    /// `the chip at 0x53 on /dev/i2c-1 (DEVID 0xE5)`.
-    static func describe(_ chip: CalibrationRecord.Chip) -> String {
-        "the chip at \(chip.address) on \(chip.bus) (DEVID \(chip.devid))"
-    }
 }
 
 /// The correction a command's readings go through, and how its reports name it.
@@ -112,15 +108,17 @@ struct CalibrationInUse: Sendable {
     }
 }
 
-extension ADXL345 {
-    /// This chip as a calibration record names it: bus, address and DEVID, read from the chip.
+extension Accelerometer {
+    /// This chip as a calibration record names it: bus, address, first identification register
+    /// and model, read from the chip.
     ///
-    /// - Throws: ``CommandFailure`` when the chip does not answer or is not an ADXL345.
+    /// - Throws: ``CommandFailure`` when the chip does not answer or is not the chip its driver reads.
     func calibrationChip() throws(CommandFailure) -> CalibrationRecord.Chip {
         let identity: ChipIdentity
         do { identity = try probe() } catch { throw CommandFailure(error.description) }
         return CalibrationRecord.Chip(bus: bus.name, address: address.description,
-                                      devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true))
+                                      devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true),
+                                      model: chip.model)
     }
 }
 

@@ -56,7 +56,7 @@ extension SensorOptions {
     ]
 
     /// Decides whose readings `command` shows: the agent's when it runs and owns this chip, the
-    /// chip's otherwise (the lock is taken when the chip is opened, ``claimChip()``).
+    /// chip's otherwise (the lock is taken when the chip is opened, ``claimChip(at:)``).
     ///
     /// - Parameter chipOnly: Options given that shape how the chip is read (`--rate`): through
     ///   the agent they cannot apply, and are refused rather than silently ignored.
@@ -76,9 +76,10 @@ extension SensorOptions {
             client = try ControlClient(path: socketPath)
         } catch .permissionDenied {
             // Only a problem when the agent does own the chip: else the command reads it itself.
-            if (try? claimChip()) != nil { return .direct }
             let owner = ChipOwner.read(directory: socketDirectory)
-            throw CommandFailure("\(owner.map { "the agent (\($0.who))" } ?? "the agent") owns the chip at \(address) on"
+            let at = address ?? kind.chip?.addresses.first ?? owner.flatMap { I2CAddress(parsing: $0.address) }
+            if let at, (try? claimChip(at: at)) != nil { return .direct }
+            throw CommandFailure("\(owner.map { "the agent (\($0.who))" } ?? "the agent") owns the chip at \(at?.description ?? "?") on"
                 + " \(path), and you may not use its control socket \(socketPath), which is for group plumb. Join the"
                 + " group: sudo usermod -aG plumb $USER, then log in again (or run this once as sudo -u plumb plumb"
                 + " \(command)).")
@@ -93,7 +94,7 @@ extension SensorOptions {
             throw CommandFailure("the agent at \(socketPath) did not answer: \(error)")
         }
         // Another chip than the agent's, named: the command reads that one itself.
-        if (busGiven && link.owner.bus != path) || (addressGiven && link.owner.address != address.description) {
+        if (busGiven && link.owner.bus != path) || (address.map { link.owner.address != $0.description } ?? false) {
             return .direct
         }
         if let flag = chipOnly.first {
@@ -104,10 +105,10 @@ extension SensorOptions {
         return .agent(link)
     }
 
-    /// Takes the chip lock for the rest of the process.
+    /// Takes the lock on the chip at `address` for the rest of the process.
     ///
     /// - Throws: ``CommandFailure`` naming who owns the chip and how to stop it.
-    func claimChip() throws(CommandFailure) {
+    func claimChip(at address: I2CAddress) throws(CommandFailure) {
         guard case .hardware(let path) = source else { return }
         if heldLocks.withLock({ $0.contains { $0.bus == path && $0.address == address } }) { return }
         do {

@@ -5,7 +5,7 @@ import Sampling
 
 /// The chip a command reads, opened, with the calibration its readings go through.
 struct OpenSensor {
-    let chip: ADXL345
+    let chip: any Accelerometer
     let calibration: CalibrationInUse
 }
 
@@ -22,15 +22,15 @@ extension SensorOptions {
         return OpenSensor(chip: chip, calibration: try options.resolve(for: chip, output: output))
     }
 
-    /// A pipeline for the commands: level at once at `tolerance` (no dwell), the chip's noise at
-    /// `rateHz` for `stable`, and a window of `windowBlocks` blocks (one by default: each reading
-    /// judged on its own, as `read` prints them). No zero reference: the commands read the sensor
-    /// as mounted.
-    func pipeline(calibration: CalibrationInUse, mount: Mount, tolerance: Angle, rateHz: Double,
+    /// A pipeline for the commands: level at once at `tolerance` (no dwell), `chip`'s noise at
+    /// `rateHz` for `stable` (its description's), and a window of `windowBlocks` blocks (one by
+    /// default: each reading judged on its own, as `read` prints them). No zero reference: the
+    /// commands read the sensor as mounted.
+    func pipeline(calibration: CalibrationInUse, mount: Mount, tolerance: Angle, chip: any Accelerometer, rateHz: Double,
                   windowBlocks: Int = 1) -> LevelPipeline {
         LevelPipeline(settings: PipelineSettings(calibration: calibration.calibration, windowBlocks: windowBlocks,
                                                  mount: mount, thresholds: .instant(tolerance: tolerance),
-                                                 stability: .adxl345(odrHz: rateHz)))
+                                                 stability: chip.chip.stability(rateHz: rateHz)))
     }
 
     /// One second's batch (``oneSecondBatch(from:)``) through
@@ -42,8 +42,8 @@ extension SensorOptions {
                               calibrating options: CalibrationOptions,
                               output: Console) throws(CommandFailure) -> (Measurement, CalibrationInUse) {
         let sensor = try open(calibrating: options, output: output)
-        var pipeline = pipeline(calibration: sensor.calibration, mount: mount, tolerance: tolerance,
-                                rateHz: Self.oneSecondRateHz)
+        var pipeline = pipeline(calibration: sensor.calibration, mount: mount, tolerance: tolerance, chip: sensor.chip,
+                                rateHz: sensor.chip.chip.operatingPoint(rateHz: Self.oneSecondRateHz).rateHz)
         return (try pipeline.measure(oneSecondBatch(from: sensor.chip)), sensor.calibration)
     }
 }

@@ -1,3 +1,4 @@
+import Accelerometers
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ public enum Plumb {
         let width = commands.map { $0.name.count }.max() ?? 0
         let list = commands.map { "  " + $0.name.padded(to: width + 2) + $0.summary }
         return """
-            plumb \(version): a networked digital level on an ADXL345 accelerometer.
+            plumb \(version): a networked digital level on an I²C accelerometer (\(ChipCatalog.all.map(\.model).joined(separator: ", "))).
 
             Usage: plumb <command> [options]
                    plumb --version

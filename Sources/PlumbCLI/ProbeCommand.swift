@@ -7,13 +7,14 @@ import StrictJSON
 /// `plumb probe`: finds the chip and reports how the bus reaches it.
 struct ProbeCommand: Subcommand {
     static let name = "probe"
-    static let summary = "Find the ADXL345 and show how the bus reaches it."
+    static let summary = "Find the accelerometer and show how the bus reaches it."
     static let usage = "plumb probe [--bus PATH | --sensor sim] [--address ADDR] [--scan] [--json]"
     static let specs = SensorOptions.specs + [
         .flag("--scan", "Look for every supported chip at every address it can have, and list what answers."),
         .flag("--json", "Print one JSON object instead of text."),
     ]
-    static let helpSummary = "Checks that an ADXL345 answers (DEVID 0xE5), and prints what the I²C adapter can do,\n"
+    static let helpSummary = "Checks that the chip answers with its identification registers (--sensor, or the one a scan\n"
+        + "finds), and prints what the I²C adapter can do,\n"
         + "whether register reads use one I2C_RDWR transaction or the SMBus block fallback, and whether the\n"
         + "adapter takes several reads in one transaction (i2c_mode rdwr-batched) or one (rdwr)."
     static let footer = RateAdvice.text
@@ -49,18 +50,24 @@ struct ProbeCommand: Subcommand {
         case .simulated?: "simulated (in-process register model)"
         case nil: report.transfer
         }
-        let offsets = report.offsets
-        output.print("""
-            source       \(source.text)
-            bus          \(report.bus)
-            address      \(report.address)
-            device id    \(report.deviceID) (ADXL345 or ADXL343)
-            transfer     \(transferNote)
-            i2c mode     \(I2CMode(rawValue: report.i2cMode).map(Self.modeNote) ?? report.i2cMode)
-            adapter      \(report.functionality.joined(separator: ", "))\(report.functionalityMask.map { " (\($0))" } ?? "")
-            offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)
-            rate limit   \(RateAdvice.summary)
-            """)
+        var lines = [
+            "source       \(source.text)",
+            "bus          \(report.bus)",
+            "address      \(report.address)",
+            "chip         \(report.chip) (\(report.idRegister) \(report.deviceID))",
+        ]
+        if let warning = report.warning { lines.append("warning      \(warning)") }
+        lines += [
+            "transfer     \(transferNote)",
+            "i2c mode     \(I2CMode(rawValue: report.i2cMode).map(Self.modeNote) ?? report.i2cMode)",
+            "adapter      \(report.functionality.joined(separator: ", "))\(report.functionalityMask.map { " (\($0))" } ?? "")",
+        ]
+        if let offsets = report.offsets {
+            lines.append("offsets      OFSX \(offsets.x), OFSY \(offsets.y), OFSZ \(offsets.z) (15.6 mg/LSB)")
+        }
+        let limits = report.maxRateHz.sorted { $0.key < $1.key }.map { "\(formatHertz($0.value)) Hz at \($0.key.dropLast(3)) kHz" }
+        lines.append("rate limit   I²C carries the \(report.chip) up to \(limits.joined(separator: ", "))")
+        output.print(lines.joined(separator: "\n"))
         if let sampling {
             let perDrain = sampling["samples_per_drain"]?.numberValue.map { fixed($0, 1, signed: false) } ?? "n/a"
             let rate = sampling["sample_rate_hz"]?.numberValue.map { ParsedArguments.format($0) } ?? "?"
@@ -77,7 +84,7 @@ struct ProbeCommand: Subcommand {
         case .hardware(let path):
             do { bus = try LinuxI2CBus(path: path) } catch { throw CommandFailure(error.description) }
         case .simulated(let simulation):
-            bus = simulation.makeChip(address: ADXL345.defaultAddress)
+            bus = simulation.makeChip(address: simulation.chip.addresses[0])
         }
         let findings = ChipScan.scan(bus)
         if parsed.has("--json") {
@@ -118,25 +125,33 @@ struct ProbeCommand: Subcommand {
     }
 }
 
-/// What the datasheet says I²C can sustain, for `probe`, `read --help` and warnings.
+/// What each chip's datasheet says I²C can sustain, for `probe`, the readers' `--help` and
+/// warnings: from the chips' descriptions.
 enum RateAdvice {
-    static let summary = "I²C sustains up to 200 Hz at the Pi's default 100 kHz bus, 800 Hz at 400 kHz"
-    static let text = """
-        Over I²C the ADXL345 sustains at most 200 Hz on the Pi's default 100 kHz bus and 800 Hz on a
-        400 kHz bus (set dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt). Faster rates lose samples.
-        """
+    static var text: String {
+        let lines = ChipCatalog.all.map { chip in
+            let carried = [100, 400].compactMap { kHz in
+                chip.rates.last { ($0.minimumBusKHz ?? .max) <= kHz }.map { "\(formatHertz($0.hertz)) Hz at \(kHz) kHz" }
+            }
+            return "  \(chip.model): \(chip.rateList) Hz; I²C carries at most \(carried.joined(separator: ", "))."
+        }
+        return "The rates each chip offers, and the fastest each bus speed carries (the Pi's default bus is 100 kHz;\n"
+            + "set dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt for 400 kHz). Faster rates lose samples.\n"
+            + lines.joined(separator: "\n")
+    }
 
-    /// A warning for `rate` on real hardware, or nil when the default bus keeps up.
-    static func warning(forRate rate: Double) -> String? {
-        if rate > OutputDataRate.maxSustainedAt400kHz.hertz {
-            return "warning: \(ParsedArguments.format(rate)) Hz is above the 800 Hz that I²C can sustain even at 400 kHz; "
-                + "samples will be lost. Use --rate 800 or lower."
+    /// A warning for `rate` on `chip` on real hardware, or nil when the default 100 kHz bus keeps up.
+    static func warning(forRate rate: Double, chip: ChipDescription) -> String? {
+        guard let needed = chip.nearestRate(to: rate)?.minimumBusKHz else {
+            let fastest = chip.rates.last { $0.minimumBusKHz != nil }.map { formatHertz($0.hertz) } ?? "?"
+            return "warning: I²C cannot carry the \(chip.model) at \(ParsedArguments.format(rate)) Hz (that rate is for SPI);"
+                + " samples will be lost. Use --rate \(fastest) or lower."
         }
-        if rate > OutputDataRate.maxSustainedAt100kHz.hertz {
-            return "warning: \(ParsedArguments.format(rate)) Hz needs a 400 kHz I²C bus; the Pi's default 100 kHz bus "
-                + "sustains 200 Hz. Set dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt, or use --rate 200."
-        }
-        return nil
+        guard needed > 100 else { return nil }
+        let at100 = chip.rates.last { ($0.minimumBusKHz ?? .max) <= 100 }.map { formatHertz($0.hertz) } ?? "?"
+        return "warning: the \(chip.model) at \(ParsedArguments.format(rate)) Hz needs a \(needed) kHz I²C bus; the Pi's"
+            + " default 100 kHz bus carries \(at100) Hz. Set dtparam=i2c_arm_baudrate=\(needed * 1000) in"
+            + " /boot/firmware/config.txt, or use --rate \(at100)."
     }
 }
 

@@ -15,7 +15,7 @@ struct ReadCommand: Subcommand {
         + "[--unit U] [--rate HZ] [--average N] [--tolerance ANGLE] [--mount M] [--count N | --watch] [--json]"
     static let specs = SensorOptions.specs + CalibrationOptions.specs + [
         .value("--unit", "UNIT", "deg (default), percent, mm_per_m or in_per_ft."),
-        .value("--rate", "HZ", "Output data rate: 6.25, 12.5, 25, 50, 100 (default), 200, 400, 800, 1600, 3200."),
+        .value("--rate", "HZ", "Output data rate, one the chip offers (below); default the chip's nearest to 100."),
         .value("--average", "N", "Samples averaged per reading (default: one second's worth, = rate)."),
         .value("--tolerance", "ANGLE", "Level tolerance: degrees, or with a unit (\"1.5 mm/m\", \"0.2%\"). Default 0.1."),
         .mount,
@@ -27,16 +27,15 @@ struct ReadCommand: Subcommand {
         + "atan2(gy, gz), pitch = atan2(−gx, √(gy²+gz²)), tilt = atan2(√(gx²+gy²), gz)."
     static let footer = CalibrationOptions.helpText + "\n\n" + RateAdvice.text
 
+    /// The rate without `--rate`: the chip's offered rate nearest it.
+    static let defaultRateHz = 100.0
+
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
         let unit = try parsed.angleUnit() ?? .deg
-        let rate = try parsed.double("--rate", what: "a rate in Hz") ?? 100
-        guard OutputDataRate(hertz: rate) != nil else {
-            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
-            throw UsageError("--rate takes one of the ADXL345's rates: \(rates) Hz; got \(ParsedArguments.format(rate)).")
-        }
-        let average = try parsed.integer("--average", in: 1...100_000) ?? max(1, Int(rate.rounded()))
+        let givenRate = try parsed.double("--rate", what: "a rate in Hz")
+        let givenAverage = try parsed.integer("--average", in: 1...100_000)
         let tolerance = try parseTolerance(parsed.string("--tolerance"))
         let mount = try parsed.mount()
         let count = try parsed.integer("--count", in: 1...10_000_000)
@@ -49,17 +48,18 @@ struct ReadCommand: Subcommand {
             return try readThroughAgent(agent, parsed: parsed, unit: parsed.angleUnit(), count: watch ? nil : (count ?? 1),
                                         output: output)
         }
-        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate) {
-            output.error(warning)
-        }
-
         let opened = try sensor.open(calibrating: calibrationOptions, output: output)
         let chip = opened.chip
-        var pipeline = sensor.pipeline(calibration: opened.calibration, mount: mount, tolerance: tolerance, rateHz: rate)
+        let rate = try sensor.rate(givenRate, default: defaultRateHz, for: chip)
+        let average = givenAverage ?? max(1, Int(rate.rounded()))
+        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate, chip: chip.chip) {
+            output.error(warning)
+        }
+        var pipeline = sensor.pipeline(calibration: opened.calibration, mount: mount, tolerance: tolerance, chip: chip, rateHz: rate)
         let sampler = Sampler(chip: chip)
         InterruptFlag.install()
         do {
-            try sampler.start(SamplingRequest(rateHz: rate, rangeG: 16))
+            try sampler.start(SamplingRequest(rateHz: rate, rangeG: chip.chip.defaultRangeG))
             var printed = 0
             while watch || printed < (count ?? 1) {
                 if InterruptFlag.raised { break }
@@ -67,7 +67,7 @@ struct ReadCommand: Subcommand {
                 let report = ReadingFigures(measurement, unit: unit, level: measurement.isLevel)
                 output.print(parsed.has("--json")
                     ? jsonLine(SourcedReport(ReadReport(figures: report, calibration: opened.calibration,
-                                                        chip: type(of: chip).description.model), source: .chip))
+                                                        chip: chip.chip.model), source: .chip))
                     : report.line() + "  " + opened.calibration.label)
                 printed += 1
             }

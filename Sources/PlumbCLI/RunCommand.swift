@@ -17,7 +17,7 @@ struct RunCommand: Subcommand {
         + "[--broker mqtt://HOST:PORT | mqtts://HOST:PORT] [--device-id ID] [--state-dir DIR]"
     static let specs: [OptionSpec] = [
         .value("--config", "FILE", "Config file (default \(AgentConfiguration.defaultPath); defaults apply when it is absent)."),
-        .value("--sensor", "KIND", "adxl345 or sim: overrides sensor.kind."),
+        .value("--sensor", "KIND", "auto, " + ChipCatalog.all.map(\.kind).joined(separator: ", ") + " or sim: overrides sensor.kind."),
         .value("--broker", "URL", "mqtt://HOST:PORT or mqtts://HOST:PORT: overrides mqtt.url, or the whole mqtt.brokers list."),
         .value("--device-id", "ID", "Overrides device.id ([a-z0-9_-]); topics are <base_topic>/<id>/…"),
         .value("--state-dir", "DIR", "Overrides state_dir, where settings and the zero persist."),
@@ -29,10 +29,10 @@ struct RunCommand: Subcommand {
         + "SIGHUP reloads the config file. The topics and settings are listed in the README."
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
-        let kind = try parsed.choice("--sensor", from: SensorKind.allCases.map(\.rawValue))
+        let kind = try parsed.choice("--sensor", from: SensorKind.names)
         let simulation = try SimulationOptions(parsed)
         let overrides = ConfigurationOverrides(
-            sensorKind: kind.flatMap(SensorKind.init(rawValue:)),
+            sensorKind: kind.flatMap(SensorKind.init(name:)),
             broker: parsed.string("--broker"), deviceID: parsed.string("--device-id"),
             stateDirectory: parsed.string("--state-dir"))
 
@@ -44,18 +44,37 @@ struct RunCommand: Subcommand {
 
         let sensor = configuration.sensor
         let makeChip: @Sendable () throws -> any Accelerometer
+        let expected: ChipDescription?
         switch sensor.kind {
         case .sim:
             // One simulated chip for the whole run: a fault's recovery finds the same part.
-            let chip = (simulation ?? SimulationOptions()).makeChip(address: sensor.address)
-            makeChip = { ADXL345(bus: chip, address: sensor.address) }
-        case .adxl345:
+            let simulation = simulation ?? SimulationOptions()
+            let chip = simulation.chip
+            let address = sensor.address ?? chip.addresses[0]
+            let bus = simulation.makeChip(address: address)
+            makeChip = { ChipCatalog.driver(for: chip, bus: bus, address: address) }
+            expected = chip
+        case .chip, .auto:
             // One opener for the whole run: it tells a bus that went away from one never there.
+            // With auto each open scans again (identification reads only), so a chip wired
+            // while the agent waits is found, and one swapped for another is read as itself.
             let opener = LinuxI2CBusOpener(path: sensor.bus)
-            makeChip = { ADXL345(bus: try opener.open(), address: sensor.address) }
+            makeChip = {
+                let bus = try opener.open()
+                guard let chip = try ChipScan.driver(for: sensor.kind, on: bus, address: sensor.address) else {
+                    throw ChipScanError(reason: .noChip(addresses: []), bus: bus.name)
+                }
+                return chip
+            }
+            // What a scan at start finds names the chip in discovery at once; the sampler's
+            // probe corrects it.
+            expected = sensor.chip ?? (try? LinuxI2CBus(path: sensor.bus)).flatMap {
+                try? ChipScan.locate(on: $0, address: sensor.address).chip
+            }
         }
         let log = AgentLog(level: LogLevel(name: configuration.logLevel.rawValue) ?? .info)
-        let runner = AgentRunner(configuration: configuration, makeChip: makeChip, reloadConfiguration: loading.load,
+        let runner = AgentRunner(configuration: configuration, makeChip: makeChip, expectedChip: expected,
+                                 reloadConfiguration: loading.load,
                                  version: Plumb.version, log: log)
         return AgentMain.block { await runner.run() }
     }

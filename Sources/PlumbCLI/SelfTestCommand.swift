@@ -6,22 +6,24 @@ import Glibc
 #endif
 import PlumbDomain
 
-/// `plumb selftest`: the ADXL345's electrostatic self-test, per axis, against the datasheet.
+/// `plumb selftest`: the chip's electrostatic self-test, per axis, against its datasheet.
 struct SelfTestCommand: Subcommand {
     static let name = "selftest"
     static let summary = "Run the chip's self-test against the datasheet limits."
     static let usage = "plumb selftest [--bus PATH | --sensor sim] [--address ADDR] [--supply VOLTS] [--json]"
     static let specs = SensorOptions.specs + [
-        .value("--supply", "VOLTS", "The chip's supply voltage, 2.0–3.6 (default 3.3, a Pi's 3V3 pin); scales the limits."),
+        .value("--supply", "VOLTS", "The chip's supply voltage (default 3.3, a Pi's 3V3 pin), within what its datasheet\n"
+               + "characterises; scales the limits of a chip whose response depends on it."),
         .flag("--json", "Print one JSON object instead of text."),
     ]
-    static let helpSummary = "Averages 20 samples with the self-test force off and 20 with it on (±16 g, full resolution,\n"
-        + "100 Hz) and checks each axis's change against the datasheet's limits. Exit status 0 when every\n"
-        + "axis passes, 1 when any fails. The chip's previous configuration is restored."
+    static let helpSummary = "Averages samples with the self-test force off and with it on, at the range and rate its\n"
+        + "datasheet prescribes, and checks each axis's change against the datasheet's limits. Exit status 0\n"
+        + "when every axis passes, 1 when any fails. The chip's previous configuration is restored."
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
-        let supply = try parsed.double("--supply", in: ADXL345SelfTestLimits.supplyRange, what: "a voltage") ?? 3.3
+        // Each driver refuses a supply outside its datasheet's, naming its range.
+        let supply = try parsed.double("--supply", in: 1.0...5.5, what: "a voltage") ?? 3.3
         let figures: SelfTestFigures
         let source: ReadingSource
         switch try sensor.route(for: name, chipOnly: ["--supply"].filter { parsed.given($0) }, output: output) {
@@ -33,6 +35,10 @@ struct SelfTestCommand: Subcommand {
             source = .agent
         case .direct:
             let chip = try sensor.open()
+            if let range = chip.chip.selfTest?.supplyRange, !range.contains(supply) {
+                throw UsageError("--supply takes the \(chip.chip.model)'s supply, \(ParsedArguments.format(range.lowerBound))"
+                    + " to \(ParsedArguments.format(range.upperBound)) V (its datasheet's); got \(ParsedArguments.format(supply)).")
+            }
             do {
                 _ = try chip.probe()
                 figures = SelfTestFigures(try chip.selfTest(supplyVoltage: supply))
@@ -47,7 +53,7 @@ struct SelfTestCommand: Subcommand {
         } else {
             var lines = [
                 "\(report.model) self-test at \(ParsedArguments.format(report.supplyVoltage)) V, by \(source.text) "
-                    + "(mean of \(report.samplesPerMean) samples off and on, ±16 g full resolution, 100 Hz; LSB at 256/g)",
+                    + "(mean of \(report.samplesPerMean) samples off and on, \(report.conditions ?? "figures in LSB"))",
                 "axis       off        on     delta    limits              result",
             ]
             for axis in report.axes {

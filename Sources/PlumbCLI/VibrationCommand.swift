@@ -18,8 +18,8 @@ struct VibrationCommand: Subcommand {
     static let usage = "plumb vibration [--bus PATH | --sensor sim] [--address ADDR] [--rate HZ] [--window S] [--class C] "
         + "[--threshold T] [--count N | --watch] [--json]"
     static let specs = SensorOptions.specs + [
-        .value("--rate", "HZ", "Output data rate: 50 … 3200 Hz (default 200, the most the Pi's default 100 kHz bus\n"
-               + "sustains; the velocity band reaches rate/2.56)."),
+        .value("--rate", "HZ", "Output data rate, 50 Hz or more, one the chip offers (default its nearest to 200, about the\n"
+               + "most the Pi's default 100 kHz bus carries; the velocity band reaches rate/2.56)."),
         .value("--window", "S", "Seconds of samples per window, 0.5–10 (default 1: 1 Hz frequency resolution)."),
         .value("--class", "CLASS", "The machine group the zone is judged by: \(MachineClass.list) (default class_i)."),
         .value("--threshold", "T", "The running threshold: \"1 mm/s\" (default) or \"0.02 g\"; running is this window's\n"
@@ -43,11 +43,7 @@ struct VibrationCommand: Subcommand {
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let sensor = try SensorOptions(parsed)
-        let rate = try parsed.double("--rate", what: "a rate in Hz") ?? defaultRateHz
-        guard OutputDataRate(hertz: rate) != nil else {
-            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
-            throw UsageError("--rate takes one of the ADXL345's rates: \(rates) Hz; got \(ParsedArguments.format(rate)).")
-        }
+        let givenRate = try parsed.double("--rate", what: "a rate in Hz")
         let window = try parsed.double("--window", in: 0.5...10, what: "a window in seconds") ?? 1
         let machine = try parsed.choice("--class", from: MachineClass.allCases.map(\.rawValue))
             .flatMap(MachineClass.init(rawValue:)) ?? .default
@@ -60,25 +56,32 @@ struct VibrationCommand: Subcommand {
         if watch && count != nil {
             throw UsageError("--count and --watch exclude each other: give one.")
         }
+        if let givenRate {
+            // Refused before the chip is opened, whichever chip it is: a band that cannot exist.
+            do { _ = try VibrationAnalyzer(rateHz: givenRate, windowSeconds: window) } catch {
+                throw UsageError("--rate/--window: \(error)")
+            }
+        }
+        let chipOnly = ["--rate", "--window", "--class", "--threshold"].filter { parsed.given($0) }
+        if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
+            return try throughAgent(agent, json: parsed.has("--json"), count: watch ? nil : (count ?? 1), output: output)
+        }
+        let chip = try sensor.open()
+        let rate = try sensor.rate(givenRate, default: defaultRateHz, for: chip)
         let analyzer: VibrationAnalyzer
         do {
             analyzer = try VibrationAnalyzer(rateHz: rate, windowSeconds: window)
         } catch {
             throw UsageError("--rate/--window: \(error)")
         }
-        let chipOnly = ["--rate", "--window", "--class", "--threshold"].filter { parsed.given($0) }
-        if case .agent(let agent) = try sensor.route(for: name, chipOnly: chipOnly, output: output) {
-            return try throughAgent(agent, json: parsed.has("--json"), count: watch ? nil : (count ?? 1), output: output)
-        }
-        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate) {
+        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: rate, chip: chip.chip) {
             output.error(warning)
         }
-
-        let chip = try sensor.open()
         let sampler = Sampler(chip: chip)
         InterruptFlag.install()
         do {
-            try sampler.start(SamplingRequest(rateHz: rate, rangeG: 16))
+            // The widest range: vibration must not clip.
+            try sampler.start(SamplingRequest(rateHz: rate, rangeG: chip.chip.rangesG.last ?? chip.chip.defaultRangeG))
             let perBatch = max(1, Int((rate * 0.1).rounded()))
             var printed = 0
             while watch || printed < (count ?? 1) {

@@ -28,6 +28,8 @@ struct WatchPlan {
     var count: Int?
     /// The output data rate: 100 Hz unless `--rate`.
     var rateHz: Double = WatchCommand.defaultRateHz
+    /// `--rate` as given; checked against the chip's rates once it is open.
+    var givenRateHz: Double?
     /// The machine group the vibration zone is judged by.
     var machineClass: MachineClass = .default
 
@@ -53,7 +55,7 @@ struct WatchCommand: Subcommand {
         .value("--width", "W", "The footprint's width (along y); needs --length."),
         .value("--feet", "N", "4 (default: one at each corner) or 3 (one at the front centre, two at the rear)."),
         .value("--result-unit", "U", "Unit of the rise and the shims: mm (default), cm, m, in or ft."),
-        .value("--rate", "HZ", "Output data rate, 6.25 … 3200 Hz (default 100); the vibration line needs 50 or more,\n"
+        .value("--rate", "HZ", "Output data rate, one the chip offers (default its nearest to 100); the vibration line needs 50 or more,\n"
                + "and its band reaches rate/2.56 (800 Hz on a 400 kHz bus: 10–312.5 Hz)."),
         .value("--class", "CLASS", "The machine group the vibration zone is judged by: \(MachineClass.list) (default class_i)."),
         .value("--count", "N", "Stop after N readings (one a window); default: until q or Ctrl-C."),
@@ -77,7 +79,7 @@ struct WatchCommand: Subcommand {
     static let defaultRateHz = 100.0
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
-        let plan = try parsePlan(parsed)
+        var plan = try parsePlan(parsed)
         let sensor = try SensorOptions(parsed)
         let calibrationOptions = try CalibrationOptions(parsed)
         let chipOnly = ["--rate", "--average-window", "--tolerance", OptionSpec.mount.name, "--raw", "--state-dir", "--class"]
@@ -87,8 +89,12 @@ struct WatchCommand: Subcommand {
         }
 
         let opened = try sensor.open(calibrating: calibrationOptions, output: output)
+        plan.rateHz = try sensor.rate(plan.givenRateHz, default: defaultRateHz, for: opened.chip)
+        if !sensor.isSimulated, let warning = RateAdvice.warning(forRate: plan.rateHz, chip: opened.chip.chip) {
+            output.error(warning)
+        }
         var pipeline = sensor.pipeline(calibration: opened.calibration, mount: plan.mount, tolerance: plan.tolerance,
-                                       rateHz: plan.rateHz, windowBlocks: plan.windowBlocks)
+                                       chip: opened.chip, rateHz: plan.rateHz, windowBlocks: plan.windowBlocks)
         let vibration = vibrationMonitor(plan)
         let sampler = Sampler(chip: opened.chip)
         InterruptFlag.install()
@@ -100,7 +106,7 @@ struct WatchCommand: Subcommand {
             try? opened.chip.stop()
         }
         do {
-            try sampler.start(SamplingRequest(rateHz: plan.rateHz, rangeG: 16))
+            try sampler.start(SamplingRequest(rateHz: plan.rateHz, rangeG: opened.chip.chip.defaultRangeG))
         } catch {
             throw CommandFailure(error.description)
         }
@@ -236,18 +242,14 @@ struct WatchCommand: Subcommand {
         if feet != nil, length == nil {
             throw UsageError("--feet is for the shims; give --length and --width too.")
         }
-        let rate = try parsed.double("--rate", what: "a rate in Hz") ?? defaultRateHz
-        guard OutputDataRate(hertz: rate) != nil else {
-            let rates = OutputDataRate.supported.map(\.description).joined(separator: ", ")
-            throw UsageError("--rate takes one of the ADXL345's rates: \(rates) Hz; got \(ParsedArguments.format(rate)).")
-        }
+        let rate = try parsed.double("--rate", what: "a rate in Hz")
         let machine = try parsed.choice("--class", from: MachineClass.allCases.map(\.rawValue))
             .flatMap(MachineClass.init(rawValue:)) ?? .default
         var plan = WatchPlan(unit: try parsed.angleUnit() ?? .deg, tolerance: try ReadCommand.parseTolerance(parsed.string("--tolerance")),
                          mount: try parsed.mount(), windowSeconds: window, span: span, axis: axis, length: length,
                          width: width, feet: feet ?? 4, resultUnit: try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit,
                          count: try parsed.integer("--count", in: 1...10_000_000))
-        plan.rateHz = rate
+        plan.givenRateHz = rate
         plan.machineClass = machine
         return plan
     }

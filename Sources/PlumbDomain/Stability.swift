@@ -49,8 +49,8 @@ public enum Stillness: Hashable, Sendable {
 /// ``Stillness/moving`` for that block and ``Stillness/settling`` until the window has filled
 /// again.
 public struct Stability: Hashable, Sendable {
-    /// The rms noise of single samples at rest, per axis, in g (for an ADXL345 at the rate in
-    /// use, ``ADXL345Noise/expectedRMS(odrHz:)``).
+    /// The rms noise of single samples at rest, per axis, in g: the chip's, at the rate in use
+    /// (``OperatingPoint``).
     public var expectedNoise: Vector3
     /// How many times the expected noise still counts as still when a hold begins.
     public var noiseFactor: Double
@@ -61,11 +61,6 @@ public struct Stability: Hashable, Sendable {
         self.expectedNoise = expectedNoise
         self.noiseFactor = noiseFactor
         self.releaseFactor = max(1, releaseFactor)
-    }
-
-    /// For an ADXL345 at `odrHz`.
-    public static func adxl345(odrHz: Double) -> Stability {
-        Stability(expectedNoise: ADXL345Noise.expectedRMS(odrHz: odrHz))
     }
 
     /// The judgement of `window` and the anchor to keep for the next one.
@@ -170,37 +165,20 @@ public struct Stability: Hashable, Sendable {
     }
 }
 
-/// The noise an ADXL345 shows at rest, from its datasheet, for judging stillness.
-///
-/// The figures are chip facts and may move to the Accelerometers module later; ``Stability``
-/// takes the expected noise as a plain parameter and ``Stability/adxl345(odrHz:)`` supplies it.
-public enum ADXL345Noise {
-    /// One least significant bit in full-resolution mode, in g: 1/256 g (3.9 mg).
-    public static let gPerLSB = 1.0 / 256
+/// The rate a chip runs at and the rms noise its single samples show there at rest, per axis, in g:
+/// what the pipeline judges stillness and sizes its blocks by. The chip's description gives it
+/// (`ChipDescription.operatingPoint(rateHz:)`); the domain never knows which chip it is.
+public struct OperatingPoint: Hashable, Sendable {
+    /// The output data rate the chip runs at, in Hz.
+    public var rateHz: Double
+    /// The rms noise of single samples per axis at rest, in g.
+    public var expectedNoise: Vector3
 
-    /// Rms noise per axis at output data rates up to 100 Hz, in LSB: x and y 0.75, z 1.1.
-    public static let rmsLSBUpTo100Hz = Vector3(x: 0.75, y: 0.75, z: 1.1)
-
-    /// The slowest and fastest output data rates, in Hz: 3200 / 2¹⁵⁻ᶜᵒᵈᵉ for codes 0…15, about
-    /// 0.10 Hz to 3200 Hz.
-    public static let odrRange: ClosedRange<Double> = (3200.0 / 32768)...3200
-
-    /// The expected rms noise of single samples per axis at `odrHz`, in g.
-    ///
-    /// Flat up to 100 Hz, then growing by √2 per doubling of the rate (the noise bandwidth
-    /// doubles): × √(odr / 100). The rate is clamped to ``odrRange``; NaN counts as the fastest,
-    /// noisiest rate, so a bad rate can only make stillness easier to reach, never impossible.
-    /// Averaging samples before judging them lowers their noise by √n; pass single samples.
-    public static func expectedRMS(odrHz: Double) -> Vector3 {
-        let odr = odrHz.isNaN ? odrRange.upperBound : min(max(odrHz, odrRange.lowerBound), odrRange.upperBound)
-        let growth = odr > 100 ? (odr / 100).squareRoot() : 1
-        return rmsLSBUpTo100Hz * (gPerLSB * growth)
+    public init(rateHz: Double, expectedNoise: Vector3) {
+        self.rateHz = rateHz
+        self.expectedNoise = expectedNoise
     }
 
-    /// The output data rate of a `BW_RATE` rate code (0…15), in Hz; nil for other codes.
-    public static func odrHz(rateCode: Int) -> Double? {
-        guard (0...15).contains(rateCode) else { return nil }
-        return 3200 / Double(1 << (15 - rateCode))
-    }
+    /// ``Stability`` against this noise.
+    public var stability: Stability { Stability(expectedNoise: expectedNoise) }
 }
-

@@ -39,6 +39,8 @@ public final class Sampler {
     /// The clock used to pace drains.
     public let clock: any PacingClock
     /// What the chip runs with, once started.
+    /// What the last ``start(_:)`` probe read: the model and identification register.
+    public private(set) var identity: ChipIdentity?
     public private(set) var settings: SamplingSettings?
     /// Counters since start.
     public private(set) var statistics = SamplerStatistics()
@@ -62,7 +64,7 @@ public final class Sampler {
     /// Probes and starts the chip.
     @discardableResult
     public func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings {
-        _ = try chip.probe()
+        identity = try chip.probe()
         let settings = try chip.start(request)
         self.settings = settings
         pending.removeAll(keepingCapacity: true)

@@ -86,9 +86,11 @@ extension LiveSettings {
         NumericRule(key: LiveKey.alarmThreshold.rawValue, minimum: 0.01, maximum: 90, step: 0.01, unit: "°"),
         // 0 reports at once; an hour is the longest a person would wait for a state change.
         NumericRule(key: LiveKey.levelDwellS.rawValue, minimum: 0, maximum: 3600, step: 0.1, unit: "s"),
-        NumericRule(key: LiveKey.sampleRateHz.rawValue, minimum: supportedSampleRatesHz[0],
-                    maximum: supportedSampleRatesHz[supportedSampleRatesHz.count - 1], step: 6.25, unit: "Hz",
-                    allowedValues: supportedSampleRatesHz),
+        // Any rate a supported chip could come near: the chip runs at the rate it offers nearest
+        // this one (its description's), and P/health's sample_rate_hz says which. Settings never
+        // knows the chip, so a rate is not refused for being between two of its rates.
+        NumericRule(key: LiveKey.sampleRateHz.rawValue, minimum: sampleRateRangeHz.lowerBound,
+                    maximum: sampleRateRangeHz.upperBound, step: 0.001, unit: "Hz"),
         // A minute of samples is plenty for a machine at rest; below 10 ms is no average at all.
         NumericRule(key: LiveKey.averageWindowS.rawValue, minimum: 0.01, maximum: 60, step: 0.01, unit: "s"),
         // The smallest change worth a message; above 10° a reading would almost never publish.
@@ -139,7 +141,7 @@ extension LiveSettings {
         guard !rule.accepts(value) else { return }
         if rule.allowedValues != nil {
             throw SettingsRejection(key, value: shown, reason:
-                "\(shown) Hz is not a rate the ADXL345 offers; \(key.rawValue) is one of \(rule.acceptedDescription).")
+                "\(shown) \(rule.unit) is not accepted; \(key.rawValue) is one of \(rule.acceptedDescription).")
         }
         let inUnit = rule.withUnit(value)
         // "50°", or "101 % (45.285051278°)" when the value was written in another unit.

@@ -102,9 +102,10 @@ public struct LiveSettings: Sendable, Equatable {
     /// `level:` and `vibration:` sections.
     public static let keys: [String] = LiveKey.allCases.map(\.rawValue)
 
-    /// The rates the ADXL345 offers that Plumb samples at, in hertz: 6.25 to 3200, doubling;
-    /// ``OutputDataRate/supported``, which owns them.
-    public static let supportedSampleRatesHz: [Double] = OutputDataRate.supported.map(\.hertz)
+    /// The sample rates `sample_rate_hz` accepts, in hertz. The chip runs at the rate it offers
+    /// nearest the one asked for (3.9 to 4000 Hz across the supported chips), and `P/health`'s
+    /// `sample_rate_hz` reports it.
+    public static let sampleRateRangeHz: ClosedRange<Double> = 1...4000
 }
 
 /// The live keys, as the one place their names and order are written. Also the coding keys of

@@ -46,11 +46,18 @@ struct ADXL345DriverTests {
         #expect(rig.chip.writeLog.contains(RegisterWrite(register: 0x2C, value: code)))
     }
 
+    @Test func aRateBetweenTwoRunsAtTheNearestOfferedFaster() throws {
+        #expect(try Rig().driver.start(SamplingRequest(rateHz: 150, rangeG: 16)).rateHz == 200)
+        #expect(try Rig().driver.start(SamplingRequest(rateHz: 120, rangeG: 16)).rateHz == 100)
+        #expect(try Rig().driver.start(SamplingRequest(rateHz: 1, rangeG: 16)).rateHz == 6.25)
+    }
+
     @Test func unsupportedRateOrRangeIsRefusedWithTheValidChoices() {
         let rig = Rig()
-        let rate = #expect(throws: SensorError.self) { try rig.driver.start(SamplingRequest(rateHz: 150, rangeG: 16)) }
+        let rate = #expect(throws: SensorError.self) { try rig.driver.start(SamplingRequest(rateHz: .nan, rangeG: 16)) }
         #expect(rate?.code == .invalidSetting)
         #expect(rate?.description.contains("6.25") == true)
+        #expect(throws: SensorError.self) { try rig.driver.start(SamplingRequest(rateHz: 0, rangeG: 16)) }
         let range = #expect(throws: SensorError.self) { try rig.driver.start(SamplingRequest(rateHz: 100, rangeG: 3)) }
         #expect(range?.description.contains("2, 4, 8 or 16") == true)
         #expect(rig.chip.writeLog.isEmpty, "a refused setting must not touch the chip")

@@ -44,3 +44,17 @@ final class ImpostorBus: I2CBus {
 func isClose(_ a: Double, _ b: Double, within tolerance: Double) -> Bool {
     abs(a - b) <= tolerance
 }
+
+/// A bus nothing answers on: for building drivers without touching a chip.
+final class NoBus: I2CBus {
+    var name: String { "none" }
+    var transferMode: I2CTransferMode { .simulated }
+
+    func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        throw I2CError(code: .noAcknowledge, bus: name, address: address, operation: "read")
+    }
+
+    func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
+        throw I2CError(code: .noAcknowledge, bus: name, address: address, operation: "write")
+    }
+}

@@ -13,7 +13,7 @@ import Testing
 @Suite("Agent state values")
 struct AgentStateValueTests {
     @Test func aReadingIsReportedOnlyWhileTheSensorRuns() {
-        var sensor = SensorState()
+        var sensor = SensorState(rateHz: 100)
         #expect(!sensor.mayReport && !sensor.isFaulty, "starting: nothing to report, nothing wrong")
         #expect(sensor.calibrationHold == "the sensor is starting")
         sensor.started()
@@ -32,7 +32,7 @@ struct AgentStateValueTests {
     }
 
     @Test func oneSelfTestAtATimeAndItHoldsTheChipFromACalibration() {
-        var sensor = SensorState()
+        var sensor = SensorState(rateHz: 100)
         sensor.started()
         let first = sensor.beginSelfTest()
         let second = sensor.beginSelfTest()

@@ -60,7 +60,7 @@ struct CalibrateCLITests {
         #expect(loaded.warning == nil)
         let record = try #require(loaded.record, "\(outcome)")
         #expect(record.method == .sixPoint && record.format == 1)
-        #expect(record.chip == .init(bus: "simulated ADXL345", address: "0x53", devid: "0xE5"))
+        #expect(record.chip == .init(bus: "simulated ADXL345", address: "0x53", devid: "0xE5", model: "ADXL345"))
         #expect(record.faces?.count == 6 && record.faces?.allSatisfy { $0.samples == 200 } == true)
         #expect(try outcome.jsonObjects().first?["method"] as? String == "six_point")
         let residual = try #require(record.residualMilliG)

@@ -88,8 +88,8 @@ struct CalibratedReadingCLITests {
                         ["watch", "--count", "1"]] {
             let refused = try await PlumbProcess.run(command + ["--sensor", "sim", "--state-dir", directory])
             #expect(refused.status == 1, "\(command): \(refused)")
-            #expect(refused.stderr.contains("was made on the chip at 0x53 on /dev/i2c-1 (DEVID 0xE5), but this is"
-                + " the chip at 0x53 on simulated ADXL345"), "\(refused)")
+            #expect(refused.stderr.contains("was made on the chip at 0x53 on /dev/i2c-1 (ID 0xE5), but this is"
+                + " the ADXL345 at 0x53 on simulated ADXL345"), "\(refused)")
             #expect(refused.stderr.contains("add --raw"), "\(refused)")
         }
         let raw = try await PlumbProcess.run(["read", "--sensor", "sim", "--raw", "--json"])

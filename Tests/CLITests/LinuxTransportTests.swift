@@ -69,7 +69,7 @@ struct LinuxTransportTests {
 
     @Test func scanFindsTheChipAtItsAddressWithTheBusMode() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try await run(["probe", "--bus", "BUS", "--scan", "--json"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345", "--scan", "--json"], fake)
         #expect(outcome.status == 0, "\(outcome)")
         let report = try #require(try outcome.jsonObjects().first)
         let chips = try #require(report["chips"] as? [[String: Any]])
@@ -87,7 +87,7 @@ struct LinuxTransportTests {
 
     @Test func probeUsesOneCombinedTransactionPerRegisterRead() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try await run(["probe", "--bus", "BUS", "--json"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345", "--json"], fake)
         #expect(outcome.status == 0, "\(outcome)")
         let report = try #require(try outcome.jsonObjects().first)
         #expect(report["device_id"] as? String == "0xE5")
@@ -106,7 +106,7 @@ struct LinuxTransportTests {
 
     @Test func readWritesTheInitSequenceAndReadsEachSampleInOneBurst() async throws {
         let fake = try FakeI2CDev(.init(counts: .init(x: 0, y: 128, z: 224)))
-        let outcome = try await run(["read", "--bus", "BUS", "--average", "4", "--json"], fake)
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--average", "4", "--json"], fake)
         #expect(outcome.status == 0, "\(outcome)")
         let reading = try #require(try outcome.jsonObjects().first)
         let gravity = try #require(reading["gravity"] as? [String: Double])
@@ -139,7 +139,7 @@ struct LinuxTransportTests {
 
     @Test func at800HzOneIoctlCarriesADrainsEntriesInOrderWithNoneRepeated() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "50", "--json"],
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--raw", "--rate", "800", "--average", "16", "--count", "50", "--json"],
                               fake, also: Self.timedFIFO)
         #expect(outcome.status == 0, "\(outcome)")
         try expectConsecutiveSerials(outcome, averaging: 16, readings: 50)
@@ -155,7 +155,7 @@ struct LinuxTransportTests {
 
     @Test func anAdapterThatTakesOneReadMessageLastGetsOneRunPerIoctl() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "16", "--count", "10", "--json"],
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--raw", "--rate", "800", "--average", "16", "--count", "10", "--json"],
                               fake, also: Self.timedFIFO.merging(["PLUMB_FAKE_I2C_RDWR_READS": "last"]) { $1 })
         #expect(outcome.status == 0, "\(outcome)")
         try expectConsecutiveSerials(outcome, averaging: 16, readings: 10)
@@ -175,10 +175,10 @@ struct LinuxTransportTests {
     ])
     func probeTellsTheBusMode(environment: [String: String], mode: String, text: String) async throws {
         let fake = try FakeI2CDev()
-        let json = try await run(["probe", "--bus", "BUS", "--json"], fake, also: environment)
+        let json = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345", "--json"], fake, also: environment)
         #expect(json.status == 0, "\(json)")
         #expect(try json.jsonObjects().first?["i2c_mode"] as? String == mode)
-        let plain = try await run(["probe", "--bus", "BUS"], fake, also: environment)
+        let plain = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345"], fake, also: environment)
         #expect(plain.stdout.contains("i2c mode     \(mode) ("), "\(plain.stdout)")
         #expect(plain.stdout.contains(text))
     }
@@ -224,7 +224,7 @@ struct LinuxTransportTests {
 
     @Test func aBusErrorInABatchStopsWithTheBusErrorMessage() async throws {
         let fake = try FakeI2CDev(.init(fault: .eioAfter(60)))
-        let outcome = try await run(["read", "--bus", "BUS", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--raw", "--rate", "800", "--average", "80", "--count", "20"],
                               fake, also: Self.timedFIFO)
         #expect(outcome.status == 1, "an error exit, not a crash: \(outcome)")
         #expect(outcome.stderr.contains("bus error at 0x53"))
@@ -238,13 +238,13 @@ struct LinuxTransportTests {
 
     @Test func anAdapterWithoutPlainI2CFallsBackToSMBusBlocks() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality))
-        let probe = try await run(["probe", "--bus", "BUS", "--json"], fake)
+        let probe = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345", "--json"], fake)
         #expect(probe.status == 0, "\(probe)")
         #expect(try probe.jsonObjects().first?["transfer"] as? String == "SMBus")
         #expect(try probe.jsonObjects().first?["i2c_mode"] as? String == "smbus")
         fake.removeLog()
 
-        let read = try await run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
+        let read = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--average", "3", "--json"], fake)
         #expect(read.status == 0, "\(read)")
         let gravity = try #require(try read.jsonObjects().first?["gravity"] as? [String: Double])
         #expect(gravity["z"] == 1)
@@ -259,7 +259,7 @@ struct LinuxTransportTests {
 
     @Test func theSMBusFallbackDrainsATimedFIFOEntryByEntryInOrder() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality))
-        let read = try await run(["read", "--bus", "BUS", "--raw", "--rate", "400", "--average", "16", "--count", "25", "--json"],
+        let read = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--raw", "--rate", "400", "--average", "16", "--count", "25", "--json"],
                            fake, also: Self.timedFIFO)
         #expect(read.status == 0, "\(read)")
         try expectConsecutiveSerials(read, averaging: 16, readings: 25)
@@ -273,7 +273,7 @@ struct LinuxTransportTests {
 
     @Test func anAdapterWithNeitherTransferIsRefusedClearly() async throws {
         let fake = try FakeI2CDev(.init(functionality: 0x0000_0002))  // 10-bit addressing only
-        let outcome = try await run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("supports neither I2C_RDWR nor SMBus"))
     }
@@ -290,7 +290,7 @@ struct LinuxTransportTests {
 
     @Test func permissionDeniedNamesTheI2CGroup() async throws {
         let fake = try FakeI2CDev(.init(openErrno: EACCES))
-        let outcome = try await run(["read", "--bus", "BUS"], fake)
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("i2c group"))
         #expect(outcome.stderr.contains("EACCES"))
@@ -299,7 +299,7 @@ struct LinuxTransportTests {
     @Test(arguments: [EREMOTEIO, ENXIO])
     func noAcknowledgeSaysCheckTheWiringAndAddress(errno: Int32) async throws {
         let fake = try FakeI2CDev(.init(fault: .nack, nackErrno: errno))
-        let outcome = try await run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no device acknowledged at 0x53"))
         #expect(outcome.stderr.contains("0x1D with SDO to 3V3"))
@@ -308,14 +308,14 @@ struct LinuxTransportTests {
 
     @Test func aWrongAddressIsNotAcknowledged() async throws {
         let fake = try FakeI2CDev()
-        let outcome = try await run(["probe", "--bus", "BUS", "--address", "0x1D"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345", "--address", "0x1D"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no device acknowledged at 0x1D"))
     }
 
     @Test func aBusErrorMidStreamStopsWithAClearMessage() async throws {
         let fake = try FakeI2CDev(.init(fault: .eioAfter(20)))
-        let outcome = try await run(["read", "--bus", "BUS", "--count", "100", "--average", "8"], fake)
+        let outcome = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--count", "100", "--average", "8"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("bus error at 0x53"))
         #expect(outcome.stderr.contains("pull-ups"))
@@ -324,28 +324,61 @@ struct LinuxTransportTests {
 
     @Test func aKernelDriverHoldingTheAddressIsNamed() async throws {
         let fake = try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality, slaveErrno: EBUSY))
-        let outcome = try await run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("claimed by a kernel driver"))
     }
 
     @Test func anotherChipIsNamedByItsID() async throws {
         let fake = try FakeI2CDev(.init(deviceID: 0x68))
-        let outcome = try await run(["probe", "--bus", "BUS"], fake)
+        let outcome = try await run(["probe", "--bus", "BUS", "--sensor", "adxl345"], fake)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("has ID 0x68"))
+    }
+
+    // MARK: sensor.kind auto, the default
+
+    @Test func autoFindsTheOneChipAndReadsIt() async throws {
+        let fake = try FakeI2CDev()
+        let probe = try await run(["probe", "--bus", "BUS", "--json"], fake)
+        #expect(probe.status == 0, "\(probe)")
+        #expect(try probe.jsonObjects().first?["chip"] as? String == "ADXL345")
+        let read = try await run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
+        #expect(read.status == 0, "\(read)")
+        #expect(try read.jsonObjects().first?["chip"] as? String == "ADXL345")
+    }
+
+    @Test func autoWithNoChipSaysWhatItSawAtEachAddress() async throws {
+        let silent = try await run(["probe", "--bus", "BUS"], try FakeI2CDev(.init(fault: .nack)))
+        #expect(silent.status == 1)
+        #expect(silent.stderr.contains("no supported accelerometer (ADXL345, ADXL355, MPU-6050)"))
+        #expect(silent.stderr.contains("no device acknowledged at 0x1D, 0x53, 0x68, 0x69"), "\(silent.stderr)")
+        #expect(silent.stderr.contains("i2cdetect -y") && silent.stderr.contains("--sensor"))
+        let unknown = try await run(["read", "--bus", "BUS"], try FakeI2CDev(.init(deviceID: 0x33)))
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("0x53 has ID 0x33 (DEVID)"), "\(unknown.stderr)")
+        let held = try await run(["probe", "--bus", "BUS"],
+                                 try FakeI2CDev(.init(functionality: FakeI2CDev.smbusOnlyFunctionality, slaveErrno: EBUSY)))
+        #expect(held.stderr.contains("claimed by a kernel driver"), "\(held.stderr)")
+    }
+
+    @Test func autoWithAnAddressLooksOnlyThere() async throws {
+        let outcome = try await run(["probe", "--bus", "BUS", "--address", "0x68"], try FakeI2CDev())
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("answers on") && outcome.stderr.contains("at 0x68"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("0x53"), "only the address given is looked at")
     }
 
     // MARK: Rates
 
     @Test func ratesAboveWhatTheBusSustainsAreWarnedAbout() async throws {
         let fake = try FakeI2CDev()
-        let fast = try await run(["read", "--bus", "BUS", "--rate", "400", "--average", "4"], fake)
+        let fast = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--rate", "400", "--average", "4"], fake)
         #expect(fast.status == 0, "\(fast)")
         #expect(fast.stderr.contains("needs a 400 kHz I²C bus"))
-        let tooFast = try await run(["read", "--bus", "BUS", "--rate", "1600", "--average", "4"], fake)
-        #expect(tooFast.stderr.contains("above the 800 Hz"))
-        let fine = try await run(["read", "--bus", "BUS", "--rate", "200", "--average", "4"], fake)
+        let tooFast = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--rate", "1600", "--average", "4"], fake)
+        #expect(tooFast.stderr.contains("I²C cannot carry the ADXL345 at 1600 Hz") && tooFast.stderr.contains("--rate 800"))
+        let fine = try await run(["read", "--bus", "BUS", "--sensor", "adxl345", "--rate", "200", "--average", "4"], fake)
         #expect(fine.stderr.isEmpty)
     }
 }

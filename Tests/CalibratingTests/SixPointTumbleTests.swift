@@ -1,3 +1,4 @@
+import Accelerometers
 @testable import Calibrating
 import Persistence
 import PlumbDomain
@@ -55,7 +56,8 @@ struct TumbleDriver {
          rateGiven: Bool = true) {
         self.chip = chip
         tumble = SixPointTumble(secondsPerFace: secondsPerFace, chip: Self.chipName, settleTimeout: settleTimeout,
-                                rateHz: rateGiven ? chip.rateHz : nil)
+                                rateHz: rateGiven ? chip.rateHz : nil,
+                                operatingPoint: { ADXL345.description.operatingPoint(rateHz: $0) })
     }
 
     mutating func start() -> [SixPointTumble.Outcome] { tumble.start(at: time) }

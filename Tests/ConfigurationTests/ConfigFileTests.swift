@@ -1,3 +1,4 @@
+import Accelerometers
 import Configuration
 import Contract
 import I2C
@@ -122,10 +123,10 @@ struct ConfigFileTests {
         #expect(config.device.name == "Plumb testhost")
         #expect(config.device.configurationURL == nil)
         #expect(config.service.requestsPerSecond == 200 && config.service.burst == 50)
-        #expect(config.sensor.kind == .adxl345)
+        #expect(config.sensor.kind == .auto, "the one supported chip on the bus")
         #expect(config.sensor.bus == "/dev/i2c-1")
-        #expect(config.sensor.address == I2CAddress(0x53))
-        #expect(config.sensor.range == 16)
+        #expect(config.sensor.address == nil && config.sensor.chipAddress == nil, "wherever the scan finds it")
+        #expect(config.sensor.range == nil, "the chip's default range")
         #expect(config.stateDirectory == "/var/lib/plumb")
         #expect(config.logLevel == .info)
         #expect(config.level == LiveSettings().applyingName("Plumb testhost"))
@@ -220,17 +221,40 @@ struct ConfigFileTests {
         #expect(config.sensor.address == I2CAddress(address))
     }
 
-    @Test("Every range 2, 4, 8, 16 g and every supported rate is accepted")
+    @Test("Every range of every chip, and every rate any chip offers, is accepted")
     func rangesAndRates() throws {
-        for range in [2, 4, 8, 16] {
-            #expect(try parse("sensor:\n  range: \(range)\n").sensor.range == range)
+        for chip in ChipCatalog.all {
+            for range in chip.rangesG {
+                #expect(try parse("sensor:\n  kind: \(chip.kind)\n  range: \(range)\n").sensor.range == range)
+            }
+            for rate in chip.rates {
+                // The window must hold a sample, so the slowest rates need a longer one.
+                let yaml = "sensor:\n  kind: \(chip.kind)\n  sample_rate_hz: \(rate.hertz)\nlevel:\n  average_window_s: 1\n"
+                #expect(try parse(yaml).level.sampleRateHz == rate.hertz)
+            }
         }
-        for rate in LiveSettings.supportedSampleRatesHz {
-            // The window must hold a sample, so the slowest rates need a longer one.
-            let yaml = "sensor:\n  sample_rate_hz: \(rate)\nlevel:\n  average_window_s: 1\n"
-            #expect(try parse(yaml).level.sampleRateHz == rate)
-        }
-        #expect(LiveSettings.supportedSampleRatesHz == [6.25, 12.5, 25, 50, 100, 200, 400, 800, 1600, 3200])
+        // Between two of a chip's rates: accepted, and the chip runs at the nearest.
+        #expect(try parse("sensor:\n  sample_rate_hz: 150\n").level.sampleRateHz == 150)
+        #expect(LiveSettings.sampleRateRangeHz == 1...4000)
+    }
+
+    @Test("A chip's addresses and ranges are its own: the error lists that chip's values")
+    func perChipRules() throws {
+        #expect(try parse("sensor:\n  kind: mpu6050\n  address: 0x68\n").sensor.address == I2CAddress(0x68))
+        #expect(try parse("sensor:\n  kind: mpu6050\n").sensor.chipAddress == I2CAddress(0x68))
+        let wrongAddress = try #require(parseError("sensor:\n  kind: mpu6050\n  address: 0x53\n")?.reason)
+        #expect(wrongAddress.contains("MPU-6050") && wrongAddress.contains("0x68") && wrongAddress.contains("0x69"))
+        let wrongRange = try #require(parseError("sensor:\n  kind: adxl355\n  range: 16\n")?.reason)
+        #expect(wrongRange.contains("ADXL355") && wrongRange.contains("2, 4 or 8"))
+        // auto: any address or range some supported chip has.
+        #expect(try parse("sensor:\n  address: 0x68\n").sensor.address == I2CAddress(0x68))
+        let noChip = try #require(parseError("sensor:\n  address: 0x10\n")?.reason)
+        #expect(noChip.contains("ADXL345") && noChip.contains("MPU-6050"))
+        let noRange = try #require(parseError("sensor:\n  range: 3\n")?.reason)
+        #expect(noRange.contains("any supported chip"))
+        #expect(try parse("sensor:\n  kind: mpu9250\n").sensor.kind == .chip(MPU6050.description))
+        let unknown = try #require(parseError("sensor:\n  kind: lis3dh\n")?.reason)
+        #expect(unknown.contains("auto") && unknown.contains("adxl355") && unknown.contains("mpu6050"))
     }
 
     @Test("Every log level is accepted", arguments: AgentConfiguration.LogLevel.allCases)

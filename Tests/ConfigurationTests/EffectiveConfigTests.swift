@@ -125,8 +125,8 @@ struct EffectiveConfigTests {
             #expect(rejected("{\"\(rule.key)\": \(above)}", to: base) != nil, "\(rule.key) above")
         }
         let rate = try #require(LiveSettings.rules.first { $0.key == "sample_rate_hz" })
-        #expect(rate.allowedValues == LiveSettings.supportedSampleRatesHz)
-        #expect(rate.accepts(100) && !rate.accepts(150))
+        #expect(rate.allowedValues == nil && rate.minimum == 1 && rate.maximum == 4000)
+        #expect(rate.accepts(100) && rate.accepts(150) && !rate.accepts(0.5) && !rate.accepts(5000))
         let tolerance = try #require(LiveSettings.rules.first { $0.key == "level_tolerance" })
         #expect(tolerance.minimum == 0.001 && tolerance.maximum == 45 && tolerance.unit == "°")
     }

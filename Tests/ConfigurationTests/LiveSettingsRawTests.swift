@@ -49,7 +49,7 @@ struct LiveSettingsRawTests {
         ("level_dwell_s", "2 s", "finite decimal number"),
         ("level_dwell_s", "", "finite decimal number"),
         ("mount", "x,y", "three comma-separated axes"),
-        ("sample_rate_hz", "300", "not a rate"),
+        ("sample_rate_hz", "0.5", "1 Hz to 4000 Hz"),
         ("average_window_s", "0.001", "out of range"),
         ("publish_deadband_deg", "-1", "out of range"),
         ("min_interval_s", "4000", "out of range"),

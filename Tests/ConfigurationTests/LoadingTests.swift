@@ -1,3 +1,4 @@
+import Accelerometers
 import Configuration
 import Contract
 import Foundation

@@ -54,11 +54,4 @@ struct VocabularyTests {
         #expect(RulerServiceName(rawValue: "level") == nil, "an unknown name is no service, never a default one")
     }
 
-    @Test func sensorKindsAndTheirAliases() {
-        #expect(SensorKind.allCases.map(\.rawValue) == ["adxl345", "sim"])
-        #expect(SensorKind.namesAndAliases == ["adxl345", "adxl343", "sim"])
-        #expect(SensorKind(nameOrAlias: "adxl343") == .adxl345)
-        #expect(SensorKind(rawValue: "adxl343") == nil, "sensor.kind takes only the raw values")
-        #expect(SensorKind(nameOrAlias: "mpu6050") == nil)
-    }
 }

@@ -34,7 +34,7 @@ struct GravityFilterTests {
                          calibration: Calibration = .identity) -> PipelineSettings {
         PipelineSettings(calibration: calibration, filter: filter, windowBlocks: window, mount: .flat,
                          thresholds: LevelThresholds(tolerance: deg(0.1), hysteresis: deg(0.02), alarmThreshold: deg(5), dwell: 3),
-                         stability: .adxl345(odrHz: rateHz))
+                         stability: TestChipNoise.stability(odrHz: rateHz))
     }
 
     static let tilted = Attitude.gravity(roll: deg(0.3), pitch: deg(-0.2))
@@ -51,7 +51,7 @@ struct GravityFilterTests {
     func rawValues() {
         #expect(GravityFilter.allCases.map(\.rawValue) == ["mean", "median", "lowpass"])
         let defaults = PipelineSettings(calibration: .identity, windowBlocks: 10, mount: .flat,
-                                        thresholds: .instant(tolerance: deg(0.1)), stability: .adxl345(odrHz: 100))
+                                        thresholds: .instant(tolerance: deg(0.1)), stability: TestChipNoise.stability(odrHz: 100))
         #expect(defaults.filter == .mean)
     }
 
@@ -156,7 +156,7 @@ struct GravityFilterTests {
 
     @Test("Under lowpass the standard error is honest: the scatter of 1 s readings, not the smaller naive figure")
     func lowpassStandardError() throws {
-        let noise = ADXL345Noise.expectedRMS(odrHz: 100)
+        let noise = TestChipNoise.rms(odrHz: 100)
         let batches = Self.batches(seconds: 1000, rateHz: 100, gravity: { _ in Self.tilted }, noise: noise, seed: 12)
         let measurements = Self.measure(batches, Self.settings(.lowpass))
         // Readings a whole window apart, past the start.
@@ -189,7 +189,7 @@ struct GravityFilterTests {
 
     @Test("Shaken at 0.2 g but still, the low-passed reading is stable; the mean's is not", arguments: [100.0, 800.0])
     func stableWhileRunning(rateHz: Double) {
-        let noise = ADXL345Noise.expectedRMS(odrHz: rateHz)
+        let noise = TestChipNoise.rms(odrHz: rateHz)
         let batches = Self.batches(seconds: 20, rateHz: rateHz, gravity: { _ in Self.tilted }, amplitude: 0.2,
                                    frequency: 49.3, noise: noise, seed: 13)
         let lowpass = Self.measure(batches, Self.settings(.lowpass, rateHz: rateHz))
@@ -222,7 +222,7 @@ struct GravityFilterTests {
 
     @Test("Median: a knock moves one block, not the answer nor the hold; the mean restarts on it")
     func medianKnock() throws {
-        let noise = ADXL345Noise.expectedRMS(odrHz: 100)
+        let noise = TestChipNoise.rms(odrHz: 100)
         let still = Self.batches(seconds: 4, rateHz: 100, gravity: { _ in Self.tilted }, noise: noise, seed: 14)
         // One block knocked 50 mg sideways (about 3°), then still again.
         var knocked = still
@@ -246,7 +246,7 @@ struct GravityFilterTests {
         let stepTime = 2.0
         let batches = Self.batches(seconds: 4, rateHz: 100, gravity: { t in
             Attitude.gravity(roll: deg(t >= stepTime ? 1 : 0), pitch: .zero)
-        }, noise: ADXL345Noise.expectedRMS(odrHz: 100), seed: 15)
+        }, noise: TestChipNoise.rms(odrHz: 100), seed: 15)
         let measurements = Self.measure(batches, Self.settings(.median))
         // Block 20 is the step's first, 21 confirms it.
         #expect(abs(measurements[20].attitude.roll.degrees) < 0.05, "one moved block is a knock until the next")
@@ -264,7 +264,7 @@ struct GravityFilterTests {
             offset: Vector3(x: 0.03, y: -0.02, z: 0.04))
         let raw = Self.batches(seconds: 8, rateHz: 800, gravity: { t in
             Attitude.gravity(roll: deg(t >= 4 ? 1.5 : 0.2), pitch: deg(-0.4))
-        }, amplitude: 0.2, frequency: 49.3, noise: ADXL345Noise.expectedRMS(odrHz: 800), seed: 16)
+        }, amplitude: 0.2, frequency: 49.3, noise: TestChipNoise.rms(odrHz: 800), seed: 16)
         let corrected = raw.map { SampleBatch(samples: $0.samples.map(calibration.apply), time: $0.time, rateHz: $0.rateHz) }
         let filteredFirst = Self.measure(raw, Self.settings(.lowpass, rateHz: 800, calibration: calibration))
         let calibratedFirst = Self.measure(corrected, Self.settings(.lowpass, rateHz: 800))

@@ -16,7 +16,7 @@ struct LevelPipelineTests {
     }
 
     /// ADXL345 noise at 100 Hz, per sample: the figure `stable` is judged against.
-    static let noise = ADXL345Noise.expectedRMS(odrHz: 100)
+    static let noise = TestChipNoise.rms(odrHz: 100)
 
     static func settings(calibration: Calibration = .identity, window: Int = 1, mount: Mount = .flat,
                          tolerance: Double = 0.5, dwell: Double = 0) -> PipelineSettings {

@@ -159,7 +159,7 @@ struct SixPointFitTests {
     @Test("Means of real noisy samples (ADXL345 at 100 Hz, 2000 each, through GravityAverage): recovered to 5e-4")
     func fromSamples() throws {
         var random = SplitMix64(seed: 4)
-        let sigma = ADXL345Noise.expectedRMS(odrHz: 100)
+        let sigma = TestChipNoise.rms(odrHz: 100)
         let poses = try Face.allCases.map { face in
             var average = GravityAverage()
             for _ in 0..<2000 {

@@ -1,7 +1,7 @@
 import PlumbDomain
 import Testing
 
-private let sigma100 = ADXL345Noise.expectedRMS(odrHz: 100)
+private let sigma100 = TestChipNoise.rms(odrHz: 100)
 
 /// `stable` as the pipeline judges it (``Stability``): the chip's noise figures, the hold's
 /// hysteresis and anchor, and how a step and a refill show. Blocks are drawn here from known
@@ -36,24 +36,13 @@ struct StabilityTests {
         blocks.compactMap { pipeline.add($0)?.stillness }
     }
 
-    @Test("ADXL345 noise: 0.75 / 0.75 / 1.1 LSB at 1/256 g up to 100 Hz, √2 more per doubling above")
-    func noise() {
-        expectClose(sigma100, Vector3(x: 0.75 / 256, y: 0.75 / 256, z: 1.1 / 256), tolerance: 1e-18)
-        #expect(ADXL345Noise.expectedRMS(odrHz: 12.5) == sigma100)
-        #expect(ADXL345Noise.expectedRMS(odrHz: 0.1) == sigma100)
-        expectClose(ADXL345Noise.expectedRMS(odrHz: 200), sigma100 * 2.0.squareRoot(), tolerance: 1e-15)
-        expectClose(ADXL345Noise.expectedRMS(odrHz: 800), sigma100 * 8.0.squareRoot(), tolerance: 1e-15)
-        expectClose(ADXL345Noise.expectedRMS(odrHz: 3200), sigma100 * 32.0.squareRoot(), tolerance: 1e-15)
-        #expect(ADXL345Noise.expectedRMS(odrHz: 10_000) == ADXL345Noise.expectedRMS(odrHz: 3200))
-        #expect(ADXL345Noise.expectedRMS(odrHz: .nan) == ADXL345Noise.expectedRMS(odrHz: 3200))
-        #expect(ADXL345Noise.expectedRMS(odrHz: -5) == sigma100)
-        #expect(ADXL345Noise.odrHz(rateCode: 10) == 100)
-        #expect(ADXL345Noise.odrHz(rateCode: 15) == 3200)
-        #expect(ADXL345Noise.odrHz(rateCode: 0) == 3200.0 / 32768)
-        #expect(ADXL345Noise.odrHz(rateCode: 16) == nil && ADXL345Noise.odrHz(rateCode: -1) == nil)
-        let stability = Stability.adxl345(odrHz: 100)
+    @Test("Stability's factors: three times the noise, looser by half once held, never tighter")
+    func factors() {
+        let stability = Stability(expectedNoise: sigma100)
         #expect(stability.expectedNoise == sigma100 && stability.noiseFactor == 3 && stability.releaseFactor == 1.5)
         #expect(Stability(expectedNoise: sigma100, releaseFactor: 0.5).releaseFactor == 1, "never tighter once held")
+        let point = OperatingPoint(rateHz: 100, expectedNoise: sigma100)
+        #expect(point.stability == stability)
     }
 
     @Test("Still noise settles while the window fills, is stable once it is full, and stays")

@@ -1,8 +1,7 @@
 /// An ADXL345 output data rate, BW_RATE bits 3:0: ODR = 3200 / 2^(15 − code) Hz.
 ///
-/// A chip fact, and its one owner. It lives here rather than beside the driver in Accelerometers
-/// because the pure Settings module checks `sample_rate_hz` against ``supported``, and Settings
-/// (which Home Assistant discovery links) must not pull in the I²C bus and its kernel headers.
+/// A chip fact, and its one owner, beside the driver: everything above it reads the rates from
+/// ``ChipDescription/rates``.
 public struct OutputDataRate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The BW_RATE rate code, 0…15.
     public let code: UInt8
