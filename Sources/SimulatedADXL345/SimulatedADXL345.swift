@@ -173,11 +173,7 @@ public final class SimulatedADXL345: I2CBus {
     /// once, when its window begins (at once if that time has passed); ``Fault/flapping(from:period:down:)``
     /// once per window.
     public func setFault(_ fault: Fault) {
-        withSynchronizedState {
-            $0.configuration.fault = fault
-            $0.unplugsHandled = 0
-            $0.synchronize(to: $0.now)  // an unplug already under way takes effect now
-        }
+        withSynchronizedState { $0.setFault(fault) }
     }
 
     /// Every acknowledged register write, oldest first, so a test can assert a driver's exact
@@ -221,29 +217,13 @@ public final class SimulatedADXL345: I2CBus {
             state.synchronize(to: clock.now())
             state.statistics.transactions += 1
             do throws(I2CError) {
-                if let failure = failure(of: state, at: target) {
-                    throw I2CError(code: failure.code, bus: name, address: target, errno: failure.errno,
-                                   operation: operation)
-                }
+                try state.connection.check(at: state.now, target: target, address: address, bus: name,
+                                           operation: operation)
                 return try body(&state)
             } catch {
                 state.statistics.failedTransactions += 1
                 throw error
             }
-        }
-    }
-
-    /// Why a transfer to `target` fails, if it does: errno as a Pi's i2c-bcm2835 reports it.
-    private func failure(of state: ChipState, at target: I2CAddress) -> (code: I2CError.Code, errno: Int32)? {
-        switch state.configuration.fault {
-        case .busError:
-            return (.busError, EIO)
-        case .noAcknowledge:
-            return (.noAcknowledge, EREMOTEIO)
-        case .unplugged where state.isUnplugged, .flapping where state.isUnplugged:
-            return (.noAcknowledge, EREMOTEIO)
-        case .none, .unplugged, .flapping:
-            return target == address ? nil : (.noAcknowledge, EREMOTEIO)
         }
     }
 }
