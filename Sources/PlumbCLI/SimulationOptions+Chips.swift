@@ -62,74 +62,63 @@ extension SimulationOptions {
         }
     }
 
-    /// `--sim-cross-axis`, given the part's own matrix and noise seed: the explicit terms, or
-    /// terms drawn within the bound from `--sim-seed`, else `--sim-chip-seed`, else the part's
-    /// seed, as the ADXL345 has always drawn them.
-    private func crossAxis(replacing part: Matrix3, partSeed: UInt64) -> Matrix3 {
+    /// Applies the flags every chip takes in the same units to `configuration`, a part that
+    /// `--sim-chip-seed` may have drawn, whose errors they replace; returns whether `--sim-fault
+    /// stuck` asks for a stuck proof mass, which each chip models in its own terms.
+    private func applyShared<Part: SimulatedPartConfiguration>(to configuration: inout Part, address: I2CAddress,
+                                                               now: Double) -> Bool {
+        configuration.address = address
+        configuration.scene = scene(now: now)
+        configuration.vibration = machineVibration(now: now)
+        if let gainError { configuration.gain = gainError }
+        if let nonlinearity { configuration.nonlinearity = nonlinearity }
         switch crossAxis {
-        case .matrix(let matrix): matrix
+        case .matrix(let matrix): configuration.crossAxis = matrix
         case .random(let bound):
-            SimulatedADXL345.Configuration.randomCrossAxis(bound: bound, seed: seed ?? chipSeed ?? partSeed)
-        case nil: part
+            // Drawn from --sim-seed, else --sim-chip-seed, else the part's seed, as the ADXL345
+            // has always drawn them.
+            configuration.crossAxis = SimulatedADXL345.Configuration.randomCrossAxis(
+                bound: bound, seed: seed ?? chipSeed ?? configuration.seed)
+        case nil: break
         }
+        if let seed { configuration.seed = seed }
+        let faults = faults(now: now)
+        configuration.fault = faults.connection
+        return faults.stuck
     }
 
     private func makeADXL345(address: I2CAddress, clock: any SimulationClock, now: Double) -> SimulatedADXL345 {
         var configuration = chipSeed.map { SimulatedADXL345.Configuration.randomTypicalPart(seed: $0) }
             ?? SimulatedADXL345.Configuration()
-        configuration.address = address
-        configuration.scene = scene(now: now)
-        configuration.vibration = machineVibration(now: now)
+        let stuck = applyShared(to: &configuration, address: address, now: now)
         if let noiseLSB { configuration.noiseXY = noiseLSB }
         if let offsetMilligravities { configuration.offset = offsetMilligravities }
-        if let gainError { configuration.gain = gainError }
-        if let nonlinearity { configuration.nonlinearity = nonlinearity }
-        configuration.crossAxis = crossAxis(replacing: configuration.crossAxis, partSeed: configuration.seed)
-        if let seed { configuration.seed = seed }
-        let faults = faults(now: now)
-        configuration.fault = faults.connection
-        if faults.stuck { configuration.selfTestResponse = Vector3(x: 250, y: -250, z: 0) }
+        if stuck { configuration.selfTestResponse = Vector3(x: 250, y: -250, z: 0) }
         return SimulatedADXL345(configuration: configuration, clock: clock)
     }
 
     private func makeADXL355(address: I2CAddress, clock: any SimulationClock, now: Double) -> SimulatedADXL355 {
         var configuration = chipSeed.map { SimulatedADXL355.Configuration.randomTypicalPart(seed: $0) }
             ?? SimulatedADXL355.Configuration()
-        configuration.address = address
-        configuration.scene = scene(now: now)
-        configuration.vibration = machineVibration(now: now)
+        let stuck = applyShared(to: &configuration, address: address, now: now)
         if let noiseLSB {
             let density = noiseLSB / ADXL355Range.g2.countsPerG
             configuration.noiseDensity = Vector3(x: density, y: density, z: density)
         }
         // The ADXL355 simulator keeps its offset in g.
         if let offsetMilligravities { configuration.offset = offsetMilligravities / 1000 }
-        if let gainError { configuration.gain = gainError }
-        if let nonlinearity { configuration.nonlinearity = nonlinearity }
-        configuration.crossAxis = crossAxis(replacing: configuration.crossAxis, partSeed: configuration.seed)
-        if let seed { configuration.seed = seed }
-        let faults = faults(now: now)
-        configuration.fault = faults.connection
-        if faults.stuck { configuration.selfTestResponse.z = 0 }
+        if stuck { configuration.selfTestResponse.z = 0 }
         return SimulatedADXL355(configuration: configuration, clock: clock)
     }
 
     private func makeMPU6050(address: I2CAddress, clock: any SimulationClock, now: Double) -> SimulatedMPU6050 {
         var configuration = chipSeed.map { SimulatedMPU6050.Configuration.randomTypicalPart(seed: $0) }
             ?? SimulatedMPU6050.Configuration()
-        configuration.address = address
-        configuration.scene = scene(now: now)
-        configuration.vibration = machineVibration(now: now)
+        let stuck = applyShared(to: &configuration, address: address, now: now)
         if let noiseLSB { configuration.noiseDensity = noiseLSB / MPU6050Range.g2.countsPerG }
         if let offsetMilligravities { configuration.offset = offsetMilligravities }
-        if let gainError { configuration.gain = gainError }
-        if let nonlinearity { configuration.nonlinearity = nonlinearity }
-        configuration.crossAxis = crossAxis(replacing: configuration.crossAxis, partSeed: configuration.seed)
-        if let seed { configuration.seed = seed }
-        let faults = faults(now: now)
-        configuration.fault = faults.connection
         // −1: no response at all on Z, whatever its factory trim says it should be.
-        if faults.stuck { configuration.selfTestError.z = -1 }
+        if stuck { configuration.selfTestError.z = -1 }
         return SimulatedMPU6050(configuration: configuration, clock: clock)
     }
 }

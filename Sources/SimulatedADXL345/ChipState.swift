@@ -3,7 +3,7 @@ import I2C
 
 /// All of the simulated chip's mutable state; lives in one `Locked` so that each bus call is one
 /// atomic transaction.
-struct ChipState {
+struct ChipState: FaultAndVibrationState {
     /// The register file, indexed by address 0x00…0x39. Reserved addresses hold 0 and are never
     /// written; INT_SOURCE, the data registers and FIFO_STATUS are computed on read.
     var registers: [UInt8]
@@ -40,12 +40,6 @@ struct ChipState {
         connection = ConnectionFaultState(configuration.fault)
         pipeline = OutputPipeline(configuration: configuration)
         machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
-    }
-
-    /// Puts `vibration` on from now on.
-    mutating func setVibration(_ vibration: MachineVibration?) {
-        configuration.vibration = vibration
-        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
     }
 
     static let resetRegisters: [UInt8] = {
@@ -100,13 +94,6 @@ struct ChipState {
             powerCycle()
         }
         produceSamples(until: now)
-    }
-
-    /// Puts `fault` in force from now on; an unplug already under way takes effect at once.
-    mutating func setFault(_ fault: SimulatedFault) {
-        configuration.fault = fault
-        connection.set(fault)
-        synchronize(to: now)
     }
 
     mutating func powerCycle() {

@@ -4,7 +4,7 @@ import SimulatedADXL345
 
 /// The simulated ADXL355's registers, FIFO and sample clock, advanced lazily: each bus access
 /// first produces the samples due since the last one, at their own instants.
-struct ChipModel: Sendable {
+struct ChipModel: Sendable, FaultAndVibrationState {
     /// One axis entry as the FIFO holds it.
     struct Entry: Sendable, Hashable {
         var counts: Int
@@ -27,9 +27,9 @@ struct ChipModel: Sendable {
     private var dataReady = false
     private let noise: SeededNormals
     /// The machine's vibration, ready to sample; nil without one.
-    private var machine: MachineStage?
+    var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
-    private(set) var connection: ConnectionFaultState
+    var connection: ConnectionFaultState
     var statistics = SimulatedADXL355.Statistics()
     var writeLog: [RegisterWrite] = []
 
@@ -81,19 +81,6 @@ struct ChipModel: Sendable {
             statistics.powerCycles += 1
         }
         produceSamples(until: target)
-    }
-
-    /// Puts `fault` in force from now on; an unplug already under way takes effect at once.
-    mutating func setFault(_ fault: SimulatedFault) {
-        configuration.fault = fault
-        connection.set(fault)
-        synchronize(to: now)
-    }
-
-    /// Puts `vibration` on from now on (nil stops it); its phases and noise from the seed.
-    mutating func setVibration(_ vibration: MachineVibration?) {
-        configuration.vibration = vibration
-        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
     }
 
     /// Produces every sample due at or before `time`. When the FIFO is full, new sets are lost

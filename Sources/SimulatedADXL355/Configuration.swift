@@ -114,3 +114,4 @@ extension SimulatedADXL355 {
         }
     }
 }
+extension SimulatedADXL355.Configuration: SimulatedPartConfiguration {}

@@ -155,3 +155,4 @@ extension SimulatedMPU6050 {
         }
     }
 }
+extension SimulatedMPU6050.Configuration: SimulatedPartConfiguration {}

@@ -8,7 +8,7 @@ import SimulatedADXL345
 /// The simulated part's registers, FIFO and sample clock; lives under one lock, so each bus call
 /// is one atomic transaction. Samples are produced lazily, at each access, for the instants that
 /// have passed.
-struct MPU6050ChipState {
+struct MPU6050ChipState: FaultAndVibrationState {
     var registers: [UInt8]
     /// FIFO bytes, oldest first.
     var fifo: [UInt8] = []
@@ -179,19 +179,6 @@ struct MPU6050ChipState {
             statistics.powerCycles += 1
         }
         produceSamples(until: target)
-    }
-
-    /// Puts `fault` in force from now on; an unplug already under way takes effect at once.
-    mutating func setFault(_ fault: SimulatedFault) {
-        configuration.fault = fault
-        connection.set(fault)
-        synchronize(to: now)
-    }
-
-    /// Puts `vibration` on from now on (nil stops it); its phases and noise from the seed.
-    mutating func setVibration(_ vibration: MachineVibration?) {
-        configuration.vibration = vibration
-        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
     }
 
     /// Every sample due at or before `time`, converted and, with the FIFO on, written. After a
