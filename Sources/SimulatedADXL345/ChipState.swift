@@ -3,7 +3,7 @@ import I2C
 
 /// All of the simulated chip's mutable state; lives in one `Locked` so that each bus call is one
 /// atomic transaction.
-struct ChipState: FaultAndVibrationState {
+struct ChipState: SimulatedChipState {
     /// The register file, indexed by address 0x00…0x39. Reserved addresses hold 0 and are never
     /// written; INT_SOURCE, the data registers and FIFO_STATUS are computed on read.
     var registers: [UInt8]
@@ -187,5 +187,13 @@ struct ChipState: FaultAndVibrationState {
         default:
             registers[index] = value
         }
+    }
+}
+
+extension ChipState {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }

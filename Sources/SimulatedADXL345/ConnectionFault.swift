@@ -112,36 +112,3 @@ public struct ConnectionFaultState: Sendable {
         }
     }
 }
-
-/// A simulated chip's state under its lock, as far as the fault and vibration controls every
-/// simulator offers need it: each simulator's state conforms, and gets ``setFault(_:)`` and
-/// ``setVibration(_:)`` written once.
-public protocol FaultAndVibrationState {
-    associatedtype Part: SimulatedPartConfiguration
-    /// The configuration in force; its `fault` and `vibration` are kept equal to what runs.
-    var configuration: Part { get set }
-    /// The connection and its fault.
-    var connection: ConnectionFaultState { get set }
-    /// The machine's vibration, ready to sample; nil without one.
-    var machine: MachineStage? { get set }
-    /// The latest clock reading the chip has seen.
-    var now: Double { get }
-    /// Brings the chip up to `time`, power-cycling it for an unplug that has begun.
-    mutating func synchronize(to time: Double)
-}
-
-extension FaultAndVibrationState {
-    /// Puts `fault` in force from now on; an unplug already under way takes effect at once.
-    public mutating func setFault(_ fault: SimulatedFault) {
-        configuration.fault = fault
-        connection.set(fault)
-        synchronize(to: now)
-    }
-
-    /// Puts `vibration` on from now on (nil stops it), its phases and noise from the
-    /// configuration's seed, so setting the same vibration again repeats the same tones.
-    public mutating func setVibration(_ vibration: MachineVibration?) {
-        configuration.vibration = vibration
-        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
-    }
-}

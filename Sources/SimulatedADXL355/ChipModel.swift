@@ -4,7 +4,7 @@ import SimulatedADXL345
 
 /// The simulated ADXL355's registers, FIFO and sample clock, advanced lazily: each bus access
 /// first produces the samples due since the last one, at their own instants.
-struct ChipModel: Sendable, FaultAndVibrationState {
+struct ChipModel: Sendable, SimulatedChipState {
     /// One axis entry as the FIFO holds it.
     struct Entry: Sendable, Hashable {
         var counts: Int
@@ -264,5 +264,13 @@ struct ChipModel: Sendable, FaultAndVibrationState {
         default:
             statistics.ignoredWrites += 1
         }
+    }
+}
+
+extension ChipModel {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }

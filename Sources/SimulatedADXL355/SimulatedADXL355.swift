@@ -174,19 +174,11 @@ public final class SimulatedADXL355: I2CBus, SceneControls {
         }
     }
 
-    private func transaction<Result>(at target: I2CAddress, operation: String,
-                                     _ body: (inout ChipModel) throws(I2CError) -> Result) throws(I2CError) -> Result {
+    private func transaction<Result>(
+        at target: I2CAddress, operation: String, _ body: (inout ChipModel) throws(I2CError) -> Result
+    ) throws(I2CError) -> Result {
         try state.withLock { (state) throws(I2CError) -> Result in
-            state.synchronize(to: clock.now())
-            state.statistics.transactions += 1
-            do throws(I2CError) {
-                try state.connection.check(at: state.now, target: target, address: address, bus: name,
-                                           operation: operation)
-                return try body(&state)
-            } catch {
-                state.statistics.failedTransactions += 1
-                throw error
-            }
+            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
         }
     }
 }

@@ -8,7 +8,7 @@ import SimulatedADXL345
 /// The simulated part's registers, FIFO and sample clock; lives under one lock, so each bus call
 /// is one atomic transaction. Samples are produced lazily, at each access, for the instants that
 /// have passed.
-struct MPU6050ChipState: FaultAndVibrationState {
+struct MPU6050ChipState: SimulatedChipState {
     var registers: [UInt8]
     /// FIFO bytes, oldest first.
     var fifo: [UInt8] = []
@@ -281,5 +281,13 @@ struct MPU6050ChipState: FaultAndVibrationState {
         let rounded = counts.rounded(.toNearestOrAwayFromZero)
         guard rounded.isFinite else { return 0 }
         return Int16(max(Double(Int16.min), min(Double(Int16.max), rounded)))
+    }
+}
+
+extension MPU6050ChipState {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }
