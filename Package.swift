@@ -109,7 +109,8 @@ let package = Package(
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "StrictJSON", "PlumbSync",
+            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedADXL355",
+            "SimulatedMPU6050", "StrictJSON", "PlumbSync",
             "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
@@ -150,9 +151,10 @@ let package = Package(
         .testTarget(name: "HomeAssistantTests", dependencies: [
             "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
         ]),
+        // PlumbCLI for the --sim-* flags, whose effects are checked through each chip's real driver.
         .testTarget(name: "AccelerometerTests", dependencies: [
-            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbDomain", "Sampling", "PlumbSync",
-            "SimulatedMPU6050",
+            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbCLI", "PlumbDomain", "Sampling",
+            "PlumbSync", "SimulatedMPU6050",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [

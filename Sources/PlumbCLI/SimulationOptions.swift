@@ -1,14 +1,21 @@
+import Accelerometers
 import I2C
 import PlumbDomain
 import SimulatedADXL345
 
-/// The `--sim-*` flags: the simulated ADXL345's scene, imperfections and faults.
+/// The `--sim-*` flags: which chip is simulated (`--sim-chip`), its scene, imperfections and
+/// faults. Every flag applies to every chip, each in the chip's own terms (see
+/// `SimulationOptions+Chips.swift`).
 ///
-/// By default the chip is ideal but for the datasheet's noise, so `--sim-roll 3` reads 3°.
+/// By default the chip is an ADXL345, ideal but for the datasheet's noise, so `--sim-roll 3`
+/// reads 3°.
 struct SimulationOptions {
+    /// `--sim-chip`: the chip the simulator models.
+    var kind = SimulatedChipKind.adxl345
     var roll = Angle.zero
     var pitch = Angle.zero
     var motion = "still"
+    /// `--sim-noise-lsb`, in the chip's own LSB (see ``SimulatedChipKind``).
     var noiseLSB: Double?
     var offsetMilligravities: Vector3?
     var gainError: Vector3?
@@ -39,19 +46,27 @@ struct SimulationOptions {
     static let motions = ["still", "sweep", "vibration", "square"]
 
     static let specs: [OptionSpec] = [
+        .value("--sim-chip", "KIND", "The simulated chip: adxl345 (default, at 0x53), adxl355 (0x1D) or mpu6050 (0x68);\n"
+               + "        every --sim-* flag applies to each, in its own terms."),
         .value("--sim-roll", "DEG", "Simulated roll in degrees, −180…180 (default 0)."),
         .value("--sim-pitch", "DEG", "Simulated pitch in degrees, −90…90 (default 0)."),
         .value("--sim-motion", "KIND", "still (default); sweep (±2° rocking over 60 s); vibration (0.05 g at 25 Hz);\n"
                + "        square (+1° roll steps every 2 s on the monotonic clock, for latency benchmarks)."),
-        .value("--sim-noise-lsb", "N", "X/Y noise in LSB rms at ≤100 Hz (default 0.75; Z scales to 1.1); 0 is noiseless."),
-        .value("--sim-offset-mg", "X,Y,Z", "Zero-g offset error in mg (typical ±35, ±35, ±40); default 0."),
-        .value("--sim-gain-error", "PCT", "Sensitivity error in percent, one for all axes or X,Y,Z (typical ±1–3.5); default 0."),
+        .value("--sim-noise-lsb", "N", "Noise in the chip's own LSB, 0…100; 0 is noiseless. adxl345: X/Y LSB rms at ≤100 Hz\n"
+               + "        (default 0.75; Z scales to 1.1); adxl355: LSB/√Hz at ±2.048 g, 3.9 µg each (default 6.4,\n"
+               + "        25 µg/√Hz); mpu6050: LSB/√Hz at ±2 g, 61 µg each (default 6.55, 400 µg/√Hz)."),
+        .value("--sim-offset-mg", "X,Y,Z", "Zero-g offset error in mg (typical adxl345 ±35, ±35, ±40; adxl355 ±25;\n"
+               + "        mpu6050 ±50, ±50, ±80); default 0."),
+        .value("--sim-gain-error", "PCT", "Sensitivity error in percent, one for all axes or X,Y,Z (typical adxl345 ±1–3.5,\n"
+               + "        adxl355 ±1, mpu6050 ±3); default 0."),
         .value("--sim-cross-axis", "PCT", "Cross-axis sensitivity in percent: one bound (each term drawn within ±PCT from\n"
                + "        the seed) or six terms XY,XZ,YX,YZ,ZX,ZY (XY: y's force seen on x); typical ±1; default 0."),
         .value("--sim-nonlinearity", "PCT", "Nonlinearity in percent of full scale at full scale (a cubic), one or X,Y,Z;\n"
-               + "        typical ±0.5; default 0."),
-        .value("--sim-chip-seed", "N", "A random typical chip: offsets X/Y ±35, Z ±40 mg, gain ±1 % (+3.5 % X/Y),\n"
-               + "        cross-axis ±1 %, nonlinearity ±0.5 %; the flags above override its parts."),
+               + "        typical ±0.5 (adxl355 ±0.1); default 0."),
+        .value("--sim-chip-seed", "N", "A random typical chip within its datasheet's errors; adxl345: offsets X/Y ±35,\n"
+               + "        Z ±40 mg, gain ±1 % (+3.5 % X/Y), cross-axis ±1 %, nonlinearity ±0.5 %; adxl355: offsets ±25 mg,\n"
+               + "        drift ±0.02 mg/°C, gain ±1 %, cross-axis ±1 %; mpu6050: offsets X/Y ±50, Z ±80 mg, gain ±3 %,\n"
+               + "        cross-axis ±2 %; the flags above override its parts (these two draw no nonlinearity)."),
         .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 6s, face:-x 6s, roll:15 3s'; words face:F,\n"
                + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, then a duration; the last is held."),
         .value("--sim-vibration", "SPEC", "Machine vibration on top of the scene: AXIS:MM_S@HZ tones, mm/s RMS at Hz,\n"
@@ -61,7 +76,7 @@ struct SimulationOptions {
         .value("--sim-machine", "ON:OFF", "The machine vibration runs ON seconds, then stops OFF seconds, repeating from the\n"
                + "        start, e.g. 30:10; needs --sim-vibration or --sim-vibration-noise."),
         .value("--sim-seed", "N", "Noise seed, for repeatable runs (also the vibration's phases and noise)."),
-        .value("--sim-fault", "FAULT", "nack, eio, stuck (self-test fails), unplug:AFTER:FOR (seconds), or\n"
+        .value("--sim-fault", "FAULT", "nack, eio, stuck (the Z proof mass: self-test fails), unplug:AFTER:FOR (seconds), or\n"
                + "        flap:PERIOD:DOWN: unplugged DOWN seconds at the end of every PERIOD, e.g. flap:3:1."),
     ]
 
@@ -75,6 +90,9 @@ struct SimulationOptions {
         let given = Self.specs.map(\.name).filter { parsed.string($0) != nil }
         guard let first = given.first else { return nil }
         firstFlagGiven = first
+        if let kind = try parsed.choice("--sim-chip", from: SimulatedChipKind.allCases.map(\.rawValue)) {
+            self.kind = SimulatedChipKind(rawValue: kind)!
+        }
         if let roll = try parsed.double("--sim-roll", in: -180...180, what: "an angle in degrees") {
             self.roll = Angle(degrees: roll)
         }
@@ -157,41 +175,6 @@ struct SimulationOptions {
         }
     }
 
-    /// Builds the simulated chip, sampling in real time.
-    func makeChip(address: I2CAddress) -> SimulatedADXL345 {
-        let clock = MonotonicSimulationClock()
-        var configuration = chipSeed.map { SimulatedADXL345.Configuration.randomTypicalPart(seed: $0) }
-            ?? SimulatedADXL345.Configuration()
-        configuration.address = address
-        let now = clock.now()
-        configuration.scene = scene(now: now)
-        configuration.vibration = machineVibration(now: now)
-        if let noiseLSB { configuration.noiseXY = noiseLSB }
-        if let offsetMilligravities { configuration.offset = offsetMilligravities }
-        if let gainError { configuration.gain = gainError }
-        if let nonlinearity { configuration.nonlinearity = nonlinearity }
-        switch crossAxis {
-        case .matrix(let matrix): configuration.crossAxis = matrix
-        case .random(let bound):
-            configuration.crossAxis = SimulatedADXL345.Configuration.randomCrossAxis(bound: bound, seed: seed ?? chipSeed ?? configuration.seed)
-        case nil: break
-        }
-        if let seed { configuration.seed = seed }
-        if let fault, let parsed = try? Self.parseFault(fault) {
-            switch parsed {
-            case .stuck:
-                configuration.selfTestResponse = Vector3(x: 250, y: -250, z: 0)
-            case .connection(let fault):
-                configuration.fault = fault
-            case .unplug(let after, let duration):
-                configuration.fault = .unplugged(at: clock.now() + after, for: duration)
-            case .flap(let period, let down):
-                configuration.fault = .flapping(from: clock.now(), period: period, down: down)
-            }
-        }
-        return SimulatedADXL345(configuration: configuration, clock: clock)
-    }
-
     private static func seed(_ parsed: ParsedArguments, _ name: String) throws(UsageError) -> UInt64? {
         guard let text = parsed.string(name) else { return nil }
         guard let seed = UInt64(text) else {
@@ -214,14 +197,15 @@ struct SimulationOptions {
                                Vector3(x: t[4], y: t[5], z: 0)))
     }
 
-    private enum ParsedFault {
+    /// What `--sim-fault` asks for, before it is put to a chip.
+    enum ParsedFault {
         case connection(SimulatedADXL345.Fault)
         case stuck
         case unplug(after: Double, for: Double)
         case flap(period: Double, down: Double)
     }
 
-    private static func parseFault(_ text: String) throws(UsageError) -> ParsedFault {
+    static func parseFault(_ text: String) throws(UsageError) -> ParsedFault {
         switch text {
         case "nack": return .connection(.noAcknowledge)
         case "eio": return .connection(.busError)

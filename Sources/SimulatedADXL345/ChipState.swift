@@ -3,7 +3,7 @@ import I2C
 
 /// All of the simulated chip's mutable state; lives in one `Locked` so that each bus call is one
 /// atomic transaction.
-struct ChipState {
+struct ChipState: SimulatedChipState {
     /// The register file, indexed by address 0x00…0x39. Reserved addresses hold 0 and are never
     /// written; INT_SOURCE, the data registers and FIFO_STATUS are computed on read.
     var registers: [UInt8]
@@ -27,8 +27,8 @@ struct ChipState {
     var pipeline: OutputPipeline
     /// The machine's vibration, ready to sample; nil without one.
     var machine: MachineStage?
-    /// How many of the current fault's unplug windows have had their power cycle.
-    var unplugsHandled = 0
+    /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
+    var connection: ConnectionFaultState
 
     var statistics = SimulatorStatistics()
     var writeLog: [RegisterWrite] = []
@@ -37,14 +37,9 @@ struct ChipState {
         registers = Self.resetRegisters
         now = time.isFinite ? time : 0
         self.configuration = configuration
+        connection = ConnectionFaultState(configuration.fault)
         pipeline = OutputPipeline(configuration: configuration)
         machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
-    }
-
-    /// Puts `vibration` on from now on.
-    mutating func setVibration(_ vibration: MachineVibration?) {
-        configuration.vibration = vibration
-        machine = vibration.map { MachineStage($0, seed: configuration.seed) }
     }
 
     static let resetRegisters: [UInt8] = {
@@ -89,41 +84,16 @@ struct ChipState {
 
     // MARK: Time
 
-    /// Brings the chip up to clock reading `reading`: an unplug that has begun power-cycles it,
-    /// then every sample due is produced.
+    /// Brings the chip up to clock reading `reading`: an unplug that has begun power-cycles it
+    /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
     mutating func synchronize(to reading: Double) {
         if reading.isFinite { now = max(now, reading) }
-        if let window = unplugWindow(at: now), window.index >= unplugsHandled {
-            // The chip ran until it lost power; whatever it held then is gone, and it comes back
-            // as from power-on. Doing the reset at the start of the window is indistinguishable
-            // from doing it at the end, since nothing can reach the chip in between. Windows
-            // that passed with no access between them power-cycle it once: nothing could tell.
-            produceSamples(until: window.start)
+        if let lostPower = connection.takePowerCycle(at: now) {
+            // The chip ran until it lost power; whatever it held then is gone.
+            produceSamples(until: lostPower)
             powerCycle()
-            unplugsHandled = window.index + 1
         }
         produceSamples(until: now)
-    }
-
-    /// Whether the chip is absent from the bus right now.
-    var isUnplugged: Bool {
-        guard let window = unplugWindow(at: now) else { return false }
-        return now < window.start + window.duration
-    }
-
-    /// The latest unplug window begun by `time` (numbered from 0), or nil before the first.
-    func unplugWindow(at time: Double) -> (index: Int, start: Double, duration: Double)? {
-        switch configuration.fault {
-        case let .unplugged(start, duration):
-            return time >= start ? (0, start, duration) : nil
-        case let .flapping(from, period, down):
-            let first = from + period - down
-            guard time >= first, period > 0 else { return nil }
-            let index = Int(((time - first) / period).rounded(.down))
-            return (index, first + Double(index) * period, down)
-        case .none, .noAcknowledge, .busError:
-            return nil
-        }
     }
 
     mutating func powerCycle() {
@@ -217,5 +187,13 @@ struct ChipState {
         default:
             registers[index] = value
         }
+    }
+}
+
+extension ChipState {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }

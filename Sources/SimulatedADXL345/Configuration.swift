@@ -114,25 +114,6 @@ extension SimulatedADXL345 {
             noiseZ ?? noiseXY * (Self.datasheetNoiseZ / Self.datasheetNoiseXY)
         }
     }
-
-    /// A fault on the chip's connection, as a driver would meet it on a Pi.
-    public enum Fault: Sendable, Hashable {
-        /// Healthy.
-        case none
-        /// Every transfer fails unacknowledged (`EREMOTEIO`): wrong address, or no power. The chip
-        /// itself keeps sampling.
-        case noAcknowledge
-        /// Every transfer fails on the wire (`EIO`): a loose wire, no pull-ups. The chip keeps
-        /// sampling.
-        case busError
-        /// The chip is absent from clock time `at` for `for` seconds (transfers NACK), then back
-        /// power-cycled: registers at reset values, FIFO empty, standby.
-        case unplugged(at: Double, for: Double)
-        /// Unplugged again and again: from clock time `from`, present for `period − down`
-        /// seconds, then absent for `down` (transfers NACK), then back power-cycled, repeating.
-        /// `down` is above 0 and below `period`.
-        case flapping(from: Double, period: Double, down: Double)
-    }
 }
 
 /// The datasheet's Table 14: self-test output scale factors against VS, relative to 2.5 V.

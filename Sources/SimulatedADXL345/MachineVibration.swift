@@ -191,20 +191,28 @@ public struct MachineVibration: Sendable, Hashable {
 }
 
 /// A ``MachineVibration`` ready to sample: its phases drawn and its noise seeded, once.
-struct MachineStage: Sendable {
-    let vibration: MachineVibration
+///
+/// Every simulated chip samples its machine through one of these, so the same vibration and seed
+/// shake an ADXL345, an ADXL355 and an MPU-6050 alike: the tones' phases and the broadband noise
+/// depend only on the seed and the sample number, never on the chip.
+public struct MachineStage: Sendable {
+    /// The vibration it samples.
+    public let vibration: MachineVibration
     private let phases: [Double]
     private let noise: GaussianNoise
 
-    init(_ vibration: MachineVibration, seed: UInt64) {
+    /// `vibration` for a chip whose noise seed is `seed` (the chip's configuration's seed).
+    public init(_ vibration: MachineVibration, seed: UInt64) {
         self.vibration = vibration
         phases = vibration.phases(seed: seed)
         var mixer = SplitMix64(seed: seed ^ MachineVibration.noiseSeedSalt)
         noise = GaussianNoise(seed: mixer.next())
     }
 
-    /// The machine's acceleration at sample instant `time`, sample number `serial`, in g.
-    func acceleration(at time: Double, serial: UInt64) -> Vector3 {
+    /// The machine's acceleration at sample instant `time` (seconds of the simulation clock),
+    /// sample number `serial` (the chip's noise address), in g, device frame: zero while the
+    /// machine is stopped. Point-sampled: add it to the scene's force before the chip's errors.
+    public func acceleration(at time: Double, serial: UInt64) -> Vector3 {
         guard vibration.isRunning(at: time) else { return .zero }
         var total = MachineVibration.sum(vibration.tones, phases: phases, at: time)
         let rms = vibration.effectiveNoise

@@ -84,13 +84,7 @@ struct OutputPipeline: Sendable {
 
     /// The formatted sample for true specific force `force` (g), sample number `serial`.
     func sample(force: Vector3, serial: UInt64, format: OutputFormat, offsetRegisters: (Int8, Int8, Int8)) -> RawSample {
-        var sensed = force
-        if nonlinearity != .zero {
-            // A cubic bow, n of full scale at full scale: n · FS · (a / FS)³ = n · a³ / FS².
-            let scale = 1 / (Double(format.range.gravities * format.range.gravities))
-            sensed += Vector3(x: nonlinearity.x * force.x * force.x * force.x, y: nonlinearity.y * force.y * force.y * force.y,
-                              z: nonlinearity.z * force.z * force.z * force.z) * scale
-        }
+        let sensed = CubicNonlinearity.bow(force, by: nonlinearity, fullScale: Double(format.range.gravities))
         var value = sensitivity * sensed
         value += offset
         value += Vector3(

@@ -173,11 +173,7 @@ public final class SimulatedADXL345: I2CBus {
     /// once, when its window begins (at once if that time has passed); ``Fault/flapping(from:period:down:)``
     /// once per window.
     public func setFault(_ fault: Fault) {
-        withSynchronizedState {
-            $0.configuration.fault = fault
-            $0.unplugsHandled = 0
-            $0.synchronize(to: $0.now)  // an unplug already under way takes effect now
-        }
+        withSynchronizedState { $0.setFault(fault) }
     }
 
     /// Every acknowledged register write, oldest first, so a test can assert a driver's exact
@@ -213,37 +209,10 @@ public final class SimulatedADXL345: I2CBus {
     /// One bus transaction: catch the chip up to now, count it, fail it as the wiring would,
     /// else run `body`.
     private func transaction<Result>(
-        at target: I2CAddress,
-        operation: String,
-        _ body: (inout ChipState) throws(I2CError) -> Result
+        at target: I2CAddress, operation: String, _ body: (inout ChipState) throws(I2CError) -> Result
     ) throws(I2CError) -> Result {
         try state.withLock { (state) throws(I2CError) -> Result in
-            state.synchronize(to: clock.now())
-            state.statistics.transactions += 1
-            do throws(I2CError) {
-                if let failure = failure(of: state, at: target) {
-                    throw I2CError(code: failure.code, bus: name, address: target, errno: failure.errno,
-                                   operation: operation)
-                }
-                return try body(&state)
-            } catch {
-                state.statistics.failedTransactions += 1
-                throw error
-            }
-        }
-    }
-
-    /// Why a transfer to `target` fails, if it does: errno as a Pi's i2c-bcm2835 reports it.
-    private func failure(of state: ChipState, at target: I2CAddress) -> (code: I2CError.Code, errno: Int32)? {
-        switch state.configuration.fault {
-        case .busError:
-            return (.busError, EIO)
-        case .noAcknowledge:
-            return (.noAcknowledge, EREMOTEIO)
-        case .unplugged where state.isUnplugged, .flapping where state.isUnplugged:
-            return (.noAcknowledge, EREMOTEIO)
-        case .none, .unplugged, .flapping:
-            return target == address ? nil : (.noAcknowledge, EREMOTEIO)
+            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
         }
     }
 }

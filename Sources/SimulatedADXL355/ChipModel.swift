@@ -4,7 +4,7 @@ import SimulatedADXL345
 
 /// The simulated ADXL355's registers, FIFO and sample clock, advanced lazily: each bus access
 /// first produces the samples due since the last one, at their own instants.
-struct ChipModel: Sendable {
+struct ChipModel: Sendable, SimulatedChipState {
     /// One axis entry as the FIFO holds it.
     struct Entry: Sendable, Hashable {
         var counts: Int
@@ -26,6 +26,10 @@ struct ChipModel: Sendable {
     private var overrun = false
     private var dataReady = false
     private let noise: SeededNormals
+    /// The machine's vibration, ready to sample; nil without one.
+    var machine: MachineStage?
+    /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
+    var connection: ConnectionFaultState
     var statistics = SimulatedADXL355.Statistics()
     var writeLog: [RegisterWrite] = []
 
@@ -33,6 +37,8 @@ struct ChipModel: Sendable {
         self.configuration = configuration
         now = time
         noise = SeededNormals(seed: configuration.seed)
+        machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
+        connection = ConnectionFaultState(configuration.fault)
         reset()
     }
 
@@ -64,9 +70,22 @@ struct ChipModel: Sendable {
 
     // MARK: Time
 
+    /// Brings the chip up to `time`: an unplug that has begun power-cycles it
+    /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
+    mutating func synchronize(to time: Double) {
+        let target = time.isFinite ? max(now, time) : now
+        if let lostPower = connection.takePowerCycle(at: target) {
+            // The chip ran until it lost power; it comes back as from power-on, in standby.
+            produceSamples(until: lostPower)
+            reset()
+            statistics.powerCycles += 1
+        }
+        produceSamples(until: target)
+    }
+
     /// Produces every sample due at or before `time`. When the FIFO is full, new sets are lost
     /// and FIFO_OVR is set; the data registers always hold the newest.
-    mutating func synchronize(to time: Double) {
+    private mutating func produceSamples(until time: Double) {
         guard time.isFinite, time > now else { return }
         now = time
         guard let first = firstSampleTime else { return }
@@ -102,14 +121,18 @@ struct ChipModel: Sendable {
         }
     }
 
-    /// Sample `number` of the grid, in counts: the scene (and the self-test force) through the
-    /// part's sensitivity and offset (drifting with the temperature), plus noise over the bandwidth the rate sets.
+    /// Sample `number` of the grid, in counts: the scene, the machine's vibration (and the
+    /// self-test force) through the part's nonlinearity, sensitivity and offset (drifting with
+    /// the temperature), plus noise over the bandwidth the rate sets.
     private func sample(number: Int, first: Double, rate: Double) -> (x: Int, y: Int, z: Int) {
         let time = first + Double(number) / rate
+        let serial = self.serial &+ UInt64(number - nextSampleNumber)
         var force = configuration.scene.gravity(at: time)
+        if let machine { force += machine.acceleration(at: time, serial: serial) }
         if selfTestForceOn { force += configuration.selfTestResponse }
+        force = CubicNonlinearity.bow(force, by: configuration.nonlinearity, fullScale: range.fullScaleG)
         let sigma = configuration.noiseDensity * ADXL355.noiseBandwidthHz(rateHz: rate).squareRoot()
-        let normals = noise.normals(forSample: serial &+ UInt64(number - nextSampleNumber))
+        let normals = noise.normals(forSample: serial)
         let drift = configuration.offsetDrift * (configuration.temperature - ADXL355.temperatureSensor.offsetDegrees)
         let sensed = configuration.sensitivity * force + configuration.offset + drift
             + Vector3(x: normals.x * sigma.x, y: normals.y * sigma.y, z: normals.z * sigma.z)
@@ -241,5 +264,13 @@ struct ChipModel: Sendable {
         default:
             statistics.ignoredWrites += 1
         }
+    }
+}
+
+extension ChipModel {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }

@@ -11,6 +11,10 @@ extension SimulatedADXL355 {
         /// What the chip senses; the scenes, poses and attitude scripts of the ADXL345's
         /// simulator.
         public var scene: SimulatedScene
+        /// The vibration of the machine the chip is mounted on, on top of the scene (the ADXL345
+        /// simulator's model, ``MachineVibration``); nil (default) for none. Its tones' phases and
+        /// noise come from ``seed``; change it at run time with ``SimulatedADXL355/setVibration(_:)``.
+        public var vibration: MachineVibration?
         /// Noise density per axis in g/√Hz; the datasheet's typical 25 µg/√Hz by default.
         public var noiseDensity: Vector3
         /// Zero-g offset per axis, in g.
@@ -22,6 +26,9 @@ extension SimulatedADXL355 {
         /// Cross-axis terms off the diagonal (a fraction): output i gains `crossAxis[i, j]` of
         /// axis j's input. The diagonal is ignored.
         public var crossAxis: Matrix3
+        /// Nonlinearity per axis as a fraction of the configured range's full scale, a cubic
+        /// (``CubicNonlinearity``): `n` of full scale at full scale. Default zero.
+        public var nonlinearity: Vector3
         /// The die temperature in °C.
         public var temperature: Double
         /// This part's temperature intercept error, LSB added to the nominal 1885 at 25 °C.
@@ -34,20 +41,29 @@ extension SimulatedADXL355 {
         public var partID: UInt8
         /// Seeds the noise: the same seed repeats a run.
         public var seed: UInt64
+        /// What is wrong with the connection (``SimulatedFault``, shared with the other
+        /// simulators); change it at run time with ``SimulatedADXL355/setFault(_:)``.
+        public var fault: SimulatedFault
 
         public static let defaultAddress = ADXL355.defaultAddress
         public static let typicalSelfTestResponse = Vector3(x: 0.3, y: 0.3, z: 1.5)
 
-        /// An ideal part (no offset, gain or cross-axis error) with the datasheet's noise, level,
-        /// at 25 °C.
+        /// An ideal part (no offset, gain, cross-axis or nonlinearity error) with the datasheet's
+        /// noise, level and still, at 25 °C, healthy wiring.
         public init(address: I2CAddress = defaultAddress, scene: SimulatedScene = .level,
+                    vibration: MachineVibration? = nil,
                     noiseDensity: Vector3 = ADXL355.description.noiseDensity, offset: Vector3 = .zero,
                     offsetDrift: Vector3 = .zero, gain: Vector3 = .zero, crossAxis: Matrix3 = Matrix3(rows: .zero, .zero, .zero),
+                    nonlinearity: Vector3 = .zero,
                     temperature: Double = 25, temperatureOffsetLSB: Double = 0,
                     selfTestResponse: Vector3 = typicalSelfTestResponse, revisionID: UInt8 = 0x01,
-                    partID: UInt8 = ADXL355Register.expectedPartID, seed: UInt64 = 0x5EED_AD11_355A_CCE1) {
+                    partID: UInt8 = ADXL355Register.expectedPartID, seed: UInt64 = 0x5EED_AD11_355A_CCE1,
+                    fault: SimulatedFault = .none) {
             self.address = address
             self.scene = scene
+            self.vibration = vibration
+            self.nonlinearity = nonlinearity
+            self.fault = fault
             self.noiseDensity = noiseDensity
             self.offset = offset
             self.offsetDrift = offsetDrift
@@ -98,3 +114,4 @@ extension SimulatedADXL355 {
         }
     }
 }
+extension SimulatedADXL355.Configuration: SimulatedPartConfiguration {}

@@ -19,7 +19,10 @@ import SimulatedADXL345
 /// 20-bit left-justified data, TEMP2/TEMP1 from a settable temperature, the ST1/ST2 self-test
 /// force, and noise at the part's density over the bandwidth the rate sets. Time comes from an
 /// injected ``SimulationClock`` (the ADXL345 simulator's), and so do scenes, poses and attitude
-/// scripts (``SimulatedScene``).
+/// scripts (``SimulatedScene``), the machine vibration on top of the scene (``MachineVibration``),
+/// the cubic nonlinearity (``CubicNonlinearity``) and the connection faults (``SimulatedFault``):
+/// a fault fails transfers with the ``I2CError`` the ADXL345 simulator gives, and an unplug
+/// brings the chip back power-cycled, as from power-on.
 ///
 /// Not modelled: the high-pass filter, the offset registers' effect, activity detection,
 /// interrupts and DRDY, external sync, the filter's delay and settling, the behaviour of a full
@@ -55,6 +58,10 @@ public final class SimulatedADXL355: I2CBus, SceneControls {
         /// Bus transactions (each group of runs counts once).
         public var transactions = 0
         public var resets = 0
+        /// Power cycles: unplug windows the chip came back from.
+        public var powerCycles = 0
+        /// Transactions that failed (wrong address, a fault), counted in ``transactions`` too.
+        public var failedTransactions = 0
         /// Configuration registers written while measuring.
         public var configurationWritesWhileMeasuring = 0
         /// Writes to read-only or reserved registers.
@@ -115,11 +122,30 @@ public final class SimulatedADXL355: I2CBus, SceneControls {
     }
 
     /// While true, the chip NACKs every transfer (`EREMOTEIO`), as when unplugged; its state is
-    /// kept.
+    /// kept: ``SimulatedFault/noAcknowledge``, and false is ``SimulatedFault/none``. For an
+    /// unplug that power-cycles the chip, ``setFault(_:)`` with ``SimulatedFault/unplugged(at:for:)``.
     public func setUnplugged(_ unplugged: Bool) {
-        self.unplugged.withLock { $0 = unplugged }
+        setFault(unplugged ? .noAcknowledge : .none)
     }
-    private let unplugged = Locked(false)
+
+    /// The fault in force.
+    public var fault: SimulatedFault { state.withLock { $0.configuration.fault } }
+
+    /// Changes the fault from now on. A new ``SimulatedFault/unplugged(at:for:)`` power-cycles the
+    /// chip once, when its window begins (at once if that time has passed);
+    /// ``SimulatedFault/flapping(from:period:down:)`` once per window.
+    public func setFault(_ fault: SimulatedFault) {
+        withSynchronizedState { $0.setFault(fault) }
+    }
+
+    /// The machine vibration on top of the scene; nil for none.
+    public var vibration: MachineVibration? { state.withLock { $0.configuration.vibration } }
+
+    /// Changes the machine vibration from now on (nil stops it): samples already due keep the old
+    /// one. Its phases and noise come from the configuration's seed.
+    public func setVibration(_ vibration: MachineVibration?) {
+        withSynchronizedState { $0.setVibration(vibration) }
+    }
 
     /// Whether the chip is measuring (POWER_CTL's standby bit clear).
     public var isMeasuring: Bool { withSynchronizedState { $0.isMeasuring } }
@@ -148,16 +174,11 @@ public final class SimulatedADXL355: I2CBus, SceneControls {
         }
     }
 
-    private func transaction<Result>(at target: I2CAddress, operation: String,
-                                     _ body: (inout ChipModel) throws(I2CError) -> Result) throws(I2CError) -> Result {
-        let down = unplugged.withLock { $0 }
-        return try state.withLock { (state) throws(I2CError) -> Result in
-            state.synchronize(to: clock.now())
-            state.statistics.transactions += 1
-            guard target == address, !down else {
-                throw I2CError(code: .noAcknowledge, bus: name, address: target, errno: EREMOTEIO, operation: operation)
-            }
-            return try body(&state)
+    private func transaction<Result>(
+        at target: I2CAddress, operation: String, _ body: (inout ChipModel) throws(I2CError) -> Result
+    ) throws(I2CError) -> Result {
+        try state.withLock { (state) throws(I2CError) -> Result in
+            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
         }
     }
 }

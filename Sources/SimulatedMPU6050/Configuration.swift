@@ -20,6 +20,10 @@ extension SimulatedMPU6050 {
         public var address: I2CAddress
         /// What the chip senses; change it at run time with ``SimulatedMPU6050/setScene(_:)``.
         public var scene: SimulatedScene
+        /// The vibration of the machine the chip is mounted on, on top of the scene (the ADXL345
+        /// simulator's model, ``MachineVibration``); nil (default) for none. Its tones' phases and
+        /// noise come from ``seed``; change it at run time with ``SimulatedMPU6050/setVibration(_:)``.
+        public var vibration: MachineVibration?
         /// Noise density in g/√Hz on every axis; nil for the datasheet's (400 µg/√Hz on the
         /// MPU-6050, 300 on the MPU-6500/9250). 0 makes the chip noiseless.
         public var noiseDensity: Double?
@@ -30,6 +34,9 @@ extension SimulatedMPU6050 {
         /// Cross-axis sensitivity, fractions; element (i, j) is how much of axis j shows on axis i.
         /// The diagonal is ignored.
         public var crossAxis: Matrix3
+        /// Nonlinearity per axis as a fraction of the configured range's full scale, a cubic
+        /// (``CubicNonlinearity``): `n` of full scale at full scale. Default zero.
+        public var nonlinearity: Vector3
         /// The die temperature, °C; change it with ``SimulatedMPU6050/setTemperature(_:)``.
         public var temperature: Double
         /// The factory self-test codes X, Y, Z: 5-bit on the MPU-6050, 8-bit on the MPU-6500/9250;
@@ -38,23 +45,32 @@ extension SimulatedMPU6050 {
         /// How far the part's self-test response is from its factory value, per axis, fraction;
         /// 0 answers exactly the factory value. −1 is a stuck proof mass.
         public var selfTestError: Vector3
-        /// Seed of the noise.
+        /// Seed of the noise, the chip's and the machine's, and of the machine's tone phases.
         public var seed: UInt64
+        /// What is wrong with the connection (``SimulatedFault``, shared with the other
+        /// simulators); change it at run time with ``SimulatedMPU6050/setFault(_:)``.
+        public var fault: SimulatedFault
 
         public init(
             variant: MPU6050Variant = .mpu6050,
             whoAmI: UInt8? = nil,
             address: I2CAddress = I2CAddress(0x68)!,
             scene: SimulatedScene = .level,
+            vibration: MachineVibration? = nil,
             noiseDensity: Double? = nil,
             offset: Vector3 = .zero,
             gain: Vector3 = .zero,
             crossAxis: Matrix3 = .zero,
+            nonlinearity: Vector3 = .zero,
             temperature: Double = 25,
             selfTestCodes: [UInt8]? = nil,
             selfTestError: Vector3 = .zero,
-            seed: UInt64 = 0x5EED_0605_0000_0001
+            seed: UInt64 = 0x5EED_0605_0000_0001,
+            fault: SimulatedFault = .none
         ) {
+            self.vibration = vibration
+            self.nonlinearity = nonlinearity
+            self.fault = fault
             self.variant = variant
             self.whoAmI = whoAmI
             self.address = address
@@ -139,3 +155,4 @@ extension SimulatedMPU6050 {
         }
     }
 }
+extension SimulatedMPU6050.Configuration: SimulatedPartConfiguration {}

@@ -8,7 +8,7 @@ import SimulatedADXL345
 /// The simulated part's registers, FIFO and sample clock; lives under one lock, so each bus call
 /// is one atomic transaction. Samples are produced lazily, at each access, for the instants that
 /// have passed.
-struct MPU6050ChipState {
+struct MPU6050ChipState: SimulatedChipState {
     var registers: [UInt8]
     /// FIFO bytes, oldest first.
     var fifo: [UInt8] = []
@@ -28,12 +28,18 @@ struct MPU6050ChipState {
 
     var configuration: SimulatedMPU6050.Configuration
     let noise: SeededNormals
+    /// The machine's vibration, ready to sample; nil without one.
+    var machine: MachineStage?
+    /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
+    var connection: ConnectionFaultState
     var statistics = SimulatedMPU6050.Statistics()
     var writeLog: [RegisterWrite] = []
 
     init(configuration: SimulatedMPU6050.Configuration, time: Double) {
         self.configuration = configuration
         noise = SeededNormals(seed: configuration.seed)
+        machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
+        connection = ConnectionFaultState(configuration.fault)
         now = time.isFinite ? time : 0
         registers = []
         powerOnReset()
@@ -158,10 +164,26 @@ struct MPU6050ChipState {
         nextSampleNumber = 0
     }
 
-    /// Brings the chip up to `time`: every sample due is converted and, with the FIFO on, written.
-    /// After a long gap only the samples a full FIFO could still hold are computed; the rest are
-    /// counted.
+    /// Brings the chip up to `time`: an unplug that has begun power-cycles it
+    /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
     mutating func synchronize(to time: Double) {
+        let target = time.isFinite ? max(now, time) : now
+        if let lostPower = connection.takePowerCycle(at: target) {
+            // The chip ran until it lost power; it comes back as from power-on (the MPU-6050
+            // asleep), its FIFO and data registers empty.
+            produceSamples(until: lostPower)
+            statistics.bytesLost += fifo.count
+            powerOnReset()
+            data = [UInt8](repeating: 0, count: data.count)
+            temperatureRaw = 0
+            statistics.powerCycles += 1
+        }
+        produceSamples(until: target)
+    }
+
+    /// Every sample due at or before `time`, converted and, with the FIFO on, written. After a
+    /// long gap only the samples a full FIFO could still hold are computed; the rest are counted.
+    private mutating func produceSamples(until time: Double) {
         guard time.isFinite else { return }
         now = max(now, time)
         guard let first = firstSampleTime else { return }
@@ -180,12 +202,16 @@ struct MPU6050ChipState {
         serial &+= UInt64(due)
     }
 
-    /// One conversion: the scene through the part's errors, self-test force and noise, quantized
-    /// at the range; the data registers, TEMP_OUT and, with the FIFO on, six FIFO bytes.
+    /// One conversion: the scene and the machine's vibration through the part's errors
+    /// (nonlinearity, sensitivity, offset), self-test force and noise, quantized at the range;
+    /// the data registers, TEMP_OUT and, with the FIFO on, six FIFO bytes.
     private mutating func convert(at time: Double, serial: UInt64) {
         let accelConfig = registers[Int(MPU6050Register.accelConfig)]
         let range = MPU6050Range(rawValue: (accelConfig & MPU6050Bits.afsMask) >> MPU6050Bits.afsShift) ?? .g2
-        var value = configuration.sensitivity * configuration.scene.gravity(at: time) + configuration.offset / 1000
+        var force = configuration.scene.gravity(at: time)
+        if let machine { force += machine.acceleration(at: time, serial: serial) }
+        force = CubicNonlinearity.bow(force, by: configuration.nonlinearity, fullScale: Double(range.gravities))
+        var value = configuration.sensitivity * force + configuration.offset / 1000
         let response = selfTestResponseG
         if accelConfig & 0x80 != 0 { value.x += response.x }
         if accelConfig & 0x40 != 0 { value.y += response.y }
@@ -255,5 +281,13 @@ struct MPU6050ChipState {
         let rounded = counts.rounded(.toNearestOrAwayFromZero)
         guard rounded.isFinite else { return 0 }
         return Int16(max(Double(Int16.min), min(Double(Int16.max), rounded)))
+    }
+}
+
+extension MPU6050ChipState {
+    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
+    mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 }

@@ -21,7 +21,10 @@ import SimulatedADXL345
 /// Noise is white at the part's density over the accelerometer filter's bandwidth, from a seeded
 /// generator addressed by sample number (``SeededNormals``); the scene, its poses and
 /// attitude scripts and the clock are the ADXL345 simulator's (``SimulatedScene``,
-/// ``SimulationClock``).
+/// ``SimulationClock``), and so are the machine vibration on top of the scene
+/// (``MachineVibration``), the cubic nonlinearity (``CubicNonlinearity``) and the connection
+/// faults (``SimulatedFault``): a fault fails transfers with the ``I2CError`` the ADXL345
+/// simulator gives, and an unplug brings the part back power-cycled, as from power-on.
 ///
 /// Not modelled: the gyroscope (its registers store values), the DMP, the interrupt pin, the
 /// accelerometer's start-up time and low-power cycling, the filter's group delay and the
@@ -52,8 +55,9 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
 
     /// Reads `count` registers from `register`, auto-incrementing except on FIFO_R_W.
     ///
-    /// - Throws: ``I2CError`` `.invalidRequest` for a count outside 1…8192, `.noAcknowledge`
-    ///   (`EREMOTEIO`) for another address.
+    /// - Throws: ``I2CError`` `.invalidRequest` for a count outside 1…8192; `.noAcknowledge`
+    ///   (`EREMOTEIO`) for another address or while unplugged or NACKing; `.busError` (`EIO`)
+    ///   under a bus fault.
     public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
         try transaction(at: address, operation: "read of register \(register)") { (state) throws(I2CError) in
             guard count > 0, count <= 8192 else {
@@ -82,6 +86,25 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
 
     public func setTemperature(_ celsius: Double) {
         withSynchronizedState { $0.configuration.temperature = celsius }
+    }
+
+    /// The fault in force.
+    public var fault: SimulatedFault { state.withLock { $0.configuration.fault } }
+
+    /// Changes the fault from now on. A new ``SimulatedFault/unplugged(at:for:)`` power-cycles the
+    /// part once, when its window begins (at once if that time has passed);
+    /// ``SimulatedFault/flapping(from:period:down:)`` once per window.
+    public func setFault(_ fault: SimulatedFault) {
+        withSynchronizedState { $0.setFault(fault) }
+    }
+
+    /// The machine vibration on top of the scene; nil for none.
+    public var vibration: MachineVibration? { state.withLock { $0.configuration.vibration } }
+
+    /// Changes the machine vibration from now on (nil stops it): samples already due keep the old
+    /// one. Its phases and noise come from the configuration's seed.
+    public func setVibration(_ vibration: MachineVibration?) {
+        withSynchronizedState { $0.setVibration(vibration) }
     }
 
     /// A register's stored value (not a read: nothing pops or clears), for tests.
@@ -124,6 +147,10 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
         public var emptyFIFOReads = 0
         public var fifoResets = 0
         public var deviceResets = 0
+        /// Power cycles: unplug windows the part came back from.
+        public var powerCycles = 0
+        /// Transactions that failed (wrong address, a fault), counted in ``transactions`` too.
+        public var failedTransactions = 0
     }
 
     // MARK: Internals
@@ -139,12 +166,7 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
         at target: I2CAddress, operation: String, _ body: (inout MPU6050ChipState) throws(I2CError) -> Result
     ) throws(I2CError) -> Result {
         try state.withLock { (state) throws(I2CError) -> Result in
-            state.synchronize(to: clock.now())
-            state.statistics.transactions += 1
-            guard target == address else {
-                throw I2CError(code: .noAcknowledge, bus: name, address: target, errno: EREMOTEIO, operation: operation)
-            }
-            return try body(&state)
+            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
         }
     }
 }

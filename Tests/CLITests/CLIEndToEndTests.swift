@@ -101,6 +101,19 @@ struct CLIEndToEndTests {
         #expect(stuck.stdout.contains("FAIL"))
     }
 
+    @Test func simChipADXL345IsTheDefaultChipNamedExplicitly() async throws {
+        let outcome = try await PlumbProcess.run(["probe", "--sensor", "sim", "--sim-chip", "adxl345", "--json"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let object = try #require(try outcome.jsonObjects().first)
+        #expect(object["device_id"] as? String == "0xE5")
+    }
+
+    @Test func theSimChipFlagIsInTheHelp() async throws {
+        let outcome = try await PlumbProcess.run(["read", "--help"])
+        #expect(outcome.stdout.contains("--sim-chip KIND"), "\(outcome)")
+        #expect(outcome.stdout.contains("adxl355"), "\(outcome)")
+    }
+
     @Test func probeOnTheSimulatedChip() async throws {
         let outcome = try await PlumbProcess.run(["probe", "--sensor", "sim", "--json"])
         #expect(outcome.status == 0, "\(outcome)")
@@ -129,6 +142,9 @@ struct CLIEndToEndTests {
         (["read", "--sensor", "sim", "--sim-fault", "meteor"], "--sim-fault"),
         (["read", "--sensor", "sim", "--sim-fault", "flap:1:3"], "DOWN above 0 and below PERIOD"),
         (["read", "--sensor", "sim", "--sim-fault", "flap:3"], "flap:PERIOD:DOWN"),
+        (["read", "--sensor", "sim", "--sim-chip", "adxl999"], "--sim-chip takes one of adxl345, adxl355, mpu6050"),
+        (["read", "--sensor", "sim", "--sim-chip", "ADXL355"], "--sim-chip takes one of adxl345, adxl355, mpu6050"),
+        (["read", "--sim-chip", "adxl355"], "--sim-chip applies to the simulated chip only; add --sensor sim"),
         (["read", "--mount", "x,x,z", "--sensor", "sim"], "--mount"),
         (["read", "--address", "0x99"], "--address"),
         (["read", "--bogus"], "--bogus"),
