@@ -13,6 +13,17 @@ private func mean(_ drain: [String: Any]?) -> (x: Double, y: Double, z: Double)?
     return (x, y, z)
 }
 
+/// The axes a `selftest` step printed: name → (delta, passed).
+private func selfTestAxes(_ step: [String: Any]?) -> [String: (delta: Double, passed: Bool)] {
+    var axes: [String: (delta: Double, passed: Bool)] = [:]
+    for axis in step?["axes"] as? [[String: Any]] ?? [] {
+        guard let name = axis["name"] as? String, let delta = number(axis["delta"]), let passed = axis["passed"] as? Bool
+        else { continue }
+        axes[name] = (delta, passed)
+    }
+    return axes
+}
+
 /// The bytes of the read messages of `lines`' `RDWR` lines whose write names `register` (`11`).
 private func readLengths(after register: String, at address: UInt8, in lines: [String]) -> [Int] {
     let write = "w@" + String(format: "%02x", address) + "[" + register + "]"
@@ -157,6 +168,38 @@ struct ADXL355KernelABITests {
             Int(line.split(separator: "=").last?.split(separator: " ").first ?? "").map { $0 % 9 == 0 && $0 <= 27 } == true
         }, "\(fifoReads)")
         #expect(lines.last { $0.hasPrefix("SMBUS write") } == "SMBUS write cmd=2d size=BYTE_DATA val=01 -> ok", "stop: standby")
+    }
+
+    /// The datasheet's self-test at ±8.192 g (64 000 LSB/g): ST1 alone, then ST1 and ST2 (the
+    /// force; the fixture's typical 0.3, 0.3 and 1.5 g), then SELF_TEST cleared and standby.
+    @Test func selfTestMeasuresTheForceAndLeavesItOff() async throws {
+        let fake = try FakeI2CDev(.init(chip: .adxl355))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.adxl355, on: fake, steps: ["selftest", "start:125:2", "drain:12"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let report = try #require(outcome.step("selftest"), "\(outcome)")
+        #expect(report["passed"] as? Bool == true, "\(report)")
+        let axes = selfTestAxes(report)
+        #expect(axes.keys.sorted() == ["x", "y", "z"], "\(report)")
+        for (name, wanted) in [("x", 0.3), ("y", 0.3), ("z", 1.5)] {
+            #expect(axes[name].map { abs($0.delta - wanted * 64000) < 1 } == true, "\(name): \(report)")
+        }
+        let all = writes(at: 0x1D, in: try fake.logLines())
+        let selfTestWrites = all.filter { $0.hasPrefix("2e") }
+        #expect(selfTestWrites == ["2e01", "2e03", "2e00"], "ST1, ST1 and ST2, cleared: \(all)")
+        #expect(all.contains("2c83"), "±8.192 g for the test: \(all)")
+        let gravity = try #require(mean(outcome.step("drain")), "\(outcome)")
+        #expect(abs(gravity.z - 1) < 1e-6 && abs(gravity.x) < 1e-6, "no force after: \(gravity)")
+    }
+
+    @Test func aDeadSelfTestForceFailsEveryAxis() async throws {
+        let fake = try FakeI2CDev(.init(chip: .adxl355, selfTestMilliG: .init(x: 0, y: 0, z: 0)))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.adxl355, on: fake, steps: ["selftest"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let report = try #require(outcome.step("selftest"), "\(outcome)")
+        #expect(report["passed"] as? Bool == false, "\(report)")
+        #expect(selfTestAxes(report).values.allSatisfy { !$0.passed && abs($0.delta) < 1 }, "\(report)")
     }
 
     @Test("ChipScan finds the ADXL355 at its address", arguments: [UInt8(0x1D), 0x53])
@@ -339,6 +382,41 @@ struct MPU6050KernelABITests {
         #expect(lines.contains("SMBUS write cmd=1a size=BYTE_DATA val=01 -> ok"), "CONFIG")
         #expect(lines.contains("SMBUS write cmd=1d size=BYTE_DATA val=01 -> ok"), "ACCEL_CONFIG2 on the MPU-6500")
         #expect(lines.last { $0.hasPrefix("SMBUS write") } == "SMBUS write cmd=6b size=BYTE_DATA val=41 -> ok", "stop: SLEEP")
+    }
+
+    /// The self-test against the part's own factory trim (SELF_TEST_X…A read in one burst): the
+    /// MPU-6050 at ±8 g, 20 samples; the MPU-6500 map at ±2 g, 200 samples at 1 kHz. The fixture's
+    /// force is the trim's response (0.559 g at code 16, 0.260 g at code 50).
+    @Test("self-test against the factory trim", arguments: [
+        (FakeI2CDev.Chip.mpu6050, 0.559 * 4096, "1cf0", 20),
+        (.mpu6500, 0.260 * 16384, "1ce0", 200),
+    ])
+    func selfTestAgainstTheTrim(chip: FakeI2CDev.Chip, delta: Double, forceOn: String, samples: Int) async throws {
+        let fake = try FakeI2CDev(.init(chip: chip))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.mpu6050, on: fake, steps: ["probe", "selftest", "start:100:2", "drain:10"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let report = try #require(outcome.step("selftest"), "\(outcome)")
+        #expect(report["passed"] as? Bool == true, "\(report)")
+        #expect(number(report["samples_per_mean"]) == Double(samples), "\(report)")
+        let axes = selfTestAxes(report)
+        #expect(axes.count == 3 && axes.values.allSatisfy { abs($0.delta - delta) < 2 }, "\(report)")
+        let lines = try fake.logLines()
+        #expect(lines.contains("RDWR n=2 w@68[0d] r@68#4 -> ok"), "the trims in one burst: \(lines)")
+        #expect(writes(at: 0x68, in: lines).contains(forceOn), "XA_ST, YA_ST, ZA_ST set: \(lines)")
+        let gravity = try #require(mean(outcome.step("drain")), "\(outcome)")
+        #expect(abs(gravity.z - 1) < 1e-6 && abs(gravity.x) < 1e-6, "no force after: \(gravity)")
+    }
+
+    @Test func aWeakSelfTestResponseFails() async throws {
+        let fake = try FakeI2CDev(.init(chip: .mpu6050, selfTestMilliG: .init(x: 559, y: 100, z: 559)))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.mpu6050, on: fake, steps: ["selftest"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let report = try #require(outcome.step("selftest"), "\(outcome)")
+        #expect(report["passed"] as? Bool == false, "\(report)")
+        let axes = selfTestAxes(report)
+        #expect(axes["x"]?.passed == true && axes["y"]?.passed == false && axes["z"]?.passed == true, "\(report)")
     }
 
     @Test("ChipScan finds the part at its address", arguments: [

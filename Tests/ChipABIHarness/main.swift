@@ -10,7 +10,8 @@ import PlumbDomain
 // open yet are driven from here.
 //
 // Usage: ChipABIHarness <adxl355|mpu6050> <bus> <address> <step>…
-// Steps: probe | start:<Hz>:<g> | drain:<samples> | temperature | stop | scan | sleep:<seconds>
+// Steps: probe | start:<Hz>:<g> | drain:<samples> | temperature | selftest | stop | scan |
+//        sleep:<seconds>
 // drain:<n> drains every 50 ms until it has n samples (10 s at most) and prints their count, mean
 // and z extremes, the drains and overruns. Each step prints one JSON object on stdout; the first failure prints {"step":…,"error":…} and
 // exits 1. Arguments it cannot parse exit 2.
@@ -94,6 +95,13 @@ func run(_ step: String) throws(SensorError) {
     case "stop":
         try chip.stop()
         emit(["step": "stop"])
+    case "selftest":
+        let report = try chip.selfTest(supplyVoltage: 3.3)
+        emit(["step": "selftest", "model": report.model, "passed": report.passed, "samples_per_mean": report.samplesPerMean,
+              "axes": report.axes.map { axis in
+                  ["name": axis.name, "off": axis.off, "on": axis.on, "delta": axis.delta, "minimum": axis.minimum,
+                   "maximum": axis.maximum, "passed": axis.passed] as [String: Any]
+              }])
     case "sleep":
         guard parts.count == 2, let seconds = Double(parts[1]), seconds >= 0 else { usage("bad step \(step)") }
         Thread.sleep(forTimeInterval: seconds)

@@ -56,6 +56,9 @@ struct FakeI2CDev: Sendable {
         /// The raw value of the ADXL355's TEMP2/TEMP1 (12 bits) or the MPU's TEMP_OUT (signed 16
         /// bits) (`PLUMB_FAKE_I2C_TEMP`). `nil`: the fixture's default for the chip.
         var temperatureRaw: Int32?
+        /// What the ADXL355's or the MPU's self-test force adds, milli-g per axis
+        /// (`PLUMB_FAKE_I2C_ST_MG`). `nil`: the fixture's typical response for the chip.
+        var selfTestMilliG: Counts?
         /// A failure every transfer, or the later ones, suffer (`PLUMB_FAKE_I2C_FAULT`).
         var fault: Fault?
         /// When set, opening the device fails with this errno (`PLUMB_FAKE_I2C_OPEN_ERRNO`), e.g.
@@ -78,6 +81,7 @@ struct FakeI2CDev: Sendable {
             counts: Counts = .flat,
             milliG: Counts? = nil,
             temperatureRaw: Int32? = nil,
+            selfTestMilliG: Counts? = nil,
             fault: Fault? = nil,
             openErrno: Int32? = nil,
             nackErrno: Int32? = nil,
@@ -88,6 +92,7 @@ struct FakeI2CDev: Sendable {
             self.address = address
             self.milliG = milliG
             self.temperatureRaw = temperatureRaw
+            self.selfTestMilliG = selfTestMilliG
             self.functionality = functionality
             self.deviceID = deviceID
             self.counts = counts
@@ -231,6 +236,9 @@ struct FakeI2CDev: Sendable {
         } else {
             let milliG = options.milliG ?? Counts(x: 0, y: 0, z: 1000)
             variables["PLUMB_FAKE_I2C_MG"] = "\(milliG.x),\(milliG.y),\(milliG.z)"
+        }
+        if let force = options.selfTestMilliG {
+            variables["PLUMB_FAKE_I2C_ST_MG"] = "\(force.x),\(force.y),\(force.z)"
         }
         if let temperatureRaw = options.temperatureRaw {
             variables["PLUMB_FAKE_I2C_TEMP"] = String(temperatureRaw)

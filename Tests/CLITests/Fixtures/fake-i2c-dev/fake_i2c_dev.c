@@ -143,6 +143,7 @@ static struct {
     enum chip_kind chip;         /* which register file answers */
     int32_t gravity_mg[3];       /* ADXL355, MPU: the acceleration served, milli-g per axis */
     int32_t temp_raw;            /* ADXL355, MPU: the temperature registers' raw value */
+    int32_t self_test_mg[3];     /* ADXL355, MPU: what the self-test force adds, milli-g per axis */
 } cfg;
 
 static int is_mpu(void) { return cfg.chip == CHIP_MPU6050 || cfg.chip == CHIP_MPU6500 || cfg.chip == CHIP_MPU9250; }
@@ -461,6 +462,27 @@ static void read_config(void)
         cfg.temp_raw = (int32_t)raw;
     }
 
+    /* The typical self-test response: the ADXL355 datasheet's 0.3, 0.3 and 1.5 g; on the MPUs the
+     * factory trim the fake's trim registers hold (code 16 on the MPU-6050: 4096 × 0.34 ×
+     * (0.92 / 0.34)^(15/30) LSB at ±8 g, 0.559 g; code 50 on the MPU-6500/9250: 2620 × 1.01^49
+     * LSB at ±2 g, 0.260 g). */
+    int16_t self_test[3] = {300, 300, 1500};
+    if (is_mpu()) {
+        int16_t response = cfg.chip == CHIP_MPU6050 ? 559 : 260;
+        self_test[0] = self_test[1] = self_test[2] = response;
+    }
+    if ((value = getenv("PLUMB_FAKE_I2C_ST_MG")) != NULL && value[0] != '\0') {
+        if (cfg.chip == CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_ST_MG", value, "unset: the ADXL345's self-test is not modelled");
+        }
+        if (parse_xyz(value, self_test) != 0) {
+            config_error("PLUMB_FAKE_I2C_ST_MG", value, "x,y,z: three decimal integers in -32768...32767 (milli-g)");
+        }
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        cfg.self_test_mg[axis] = self_test[axis];
+    }
+
     cfg.fifo = FIFO_FIXED;
     if ((value = getenv("PLUMB_FAKE_I2C_FIFO")) != NULL && value[0] != '\0') {
         if (cfg.chip != CHIP_ADXL345) {
@@ -776,10 +798,13 @@ static void reg_write(uint8_t address, uint8_t value)
 #define A355_STATUS_FIFO_FULL 0x02
 #define A355_STATUS_FIFO_OVR 0x04
 #define A355_FIFO_SETS 32
+#define A355_ST1_ST2 0x03
 #define A355_ENTRY_X_MARKER 0x01
 #define A355_ENTRY_EMPTY 0x02
 
 /* MPU-6050 family registers (RM-MPU-6000A, RM-MPU-6500A). */
+#define MPU_SELF_TEST_X 0x0D
+#define MPU_SELF_TEST_A 0x10
 #define MPU_SMPLRT_DIV 0x19
 #define MPU_CONFIG 0x1A
 #define MPU_ACCEL_CONFIG 0x1C
@@ -932,7 +957,23 @@ static void other_chip_power_on(void)
         regs[A355_POWER_CTL] = A355_STANDBY;
     } else {
         regs[MPU_PWR_MGMT_1] = MPU_SLEEP;
+        /* The factory trims: code 16 on every axis of the MPU-6050 (XA_TEST[4:2] = 4 in bits 7:5
+         * of SELF_TEST_X…Z, the low bits 0 in SELF_TEST_A); code 50 (0x32) on the MPU-6500/9250. */
+        for (int axis = 0; axis < 3; axis++) {
+            regs[MPU_SELF_TEST_X + axis] = cfg.chip == CHIP_MPU6050 ? 0x80 : 0x32;
+        }
+        regs[MPU_SELF_TEST_A] = 0x00;
     }
+}
+
+/** Whether the self-test force acts on `axis`: ADXL355 SELF_TEST ST1 and ST2 both set; MPU
+ *  ACCEL_CONFIG's XA_ST, YA_ST or ZA_ST (bits 7, 6, 5). */
+static int self_test_force(int axis)
+{
+    if (cfg.chip == CHIP_ADXL355) {
+        return (regs[A355_SELF_TEST] & A355_ST1_ST2) == A355_ST1_ST2;
+    }
+    return (regs[MPU_ACCEL_CONFIG] & (0x80u >> axis)) != 0;
 }
 
 /** One axis of the configured gravity in the chip's counts at its current range, clamped to its
@@ -952,7 +993,8 @@ static int32_t other_chip_counts(int axis)
         low = INT16_MIN;
         high = INT16_MAX;
     }
-    int64_t counts = (int64_t)cfg.gravity_mg[axis] * per_g / 1000;
+    int64_t milli_g = (int64_t)cfg.gravity_mg[axis] + (self_test_force(axis) ? cfg.self_test_mg[axis] : 0);
+    int64_t counts = milli_g * per_g / 1000;
     return (int32_t)(counts < low ? low : counts > high ? high : counts);
 }
 
@@ -1092,10 +1134,11 @@ static void mpu_reg_write(uint8_t address, uint8_t value)
         regs[address] = value & (uint8_t)~MPU_USER_SELF_CLEARING;
         return;
     }
-    if (address == MPU_INT_STATUS || (address >= MPU_ACCEL_XOUT_H && address <= MPU_EXT_SENS_LAST) ||
+    if ((address >= MPU_SELF_TEST_X && address <= MPU_SELF_TEST_A) || address == MPU_INT_STATUS ||
+        (address >= MPU_ACCEL_XOUT_H && address <= MPU_EXT_SENS_LAST) ||
         address == MPU_FIFO_COUNT_H || address == MPU_FIFO_COUNT_L || address == MPU_FIFO_R_W ||
         address == MPU_WHO_AM_I || address > MPU_REG_LAST) {
-        return; /* read-only (a write to FIFO_R_W is not modelled) */
+        return; /* read-only, the factory trims kept (a write to FIFO_R_W is not modelled) */
     }
     regs[address] = value;
 }

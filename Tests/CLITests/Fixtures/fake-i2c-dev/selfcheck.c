@@ -1198,6 +1198,13 @@ static void scenario_adxl355(void)
     read_at(fd, 0x1D, 0x28, buffer, 6);
     CHECK(bytes_are(buffer, (const uint8_t[]){0x00, 0x60, 0x00, 0x00, 0x81, 0x01}, 6, "after RESET"), "RESET");
     CHECK(byte_at(fd, 0x1D, 0x05) == 0, "RESET empties the FIFO");
+    /* The self-test force with ST1 and ST2: x 250 + 300 mg, 140800 counts at ±2.048 g. */
+    write_at(fd, 0x1D, 0x2E, 0x01);
+    read_at(fd, 0x1D, 0x08, buffer, 3);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x0F, 0xA0, 0x00}, 3, "ST1 alone"), "no force with ST1 alone");
+    write_at(fd, 0x1D, 0x2E, 0x03);
+    read_at(fd, 0x1D, 0x08, buffer, 3);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x22, 0x60, 0x00}, 3, "ST1 and ST2"), "the force on x");
     close_device(fd);
 }
 
@@ -1260,6 +1267,13 @@ static void scenario_mpu(void)
     write_at(fd, 0x68, 0x6B, 0x80);
     CHECK(byte_at(fd, 0x68, 0x6B) == 0x40, "DEVICE_RESET: asleep, the bit cleared");
     CHECK(byte_at(fd, 0x68, 0x1C) == 0x00 && byte_at(fd, 0x68, 0x6A) == 0x00, "DEVICE_RESET: registers at 0");
+    /* The factory trims (code 16 on each axis), read-only; XA_ST at ±2 g: x 250 + 559 mg. */
+    write_at(fd, 0x68, 0x0D, 0x00);
+    read_at(fd, 0x68, 0x0D, buffer, 4);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x80, 0x80, 0x80, 0x00}, 4, "SELF_TEST_X…A"), "the trims");
+    write_at(fd, 0x68, 0x1C, 0x80);
+    read_at(fd, 0x68, 0x3B, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x33, 0xC6, 0xE0, 0x00, 0x40, 0x00}, 6, "XA_ST"), "the force on x only");
     close_device(fd);
 }
 
