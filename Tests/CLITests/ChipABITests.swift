@@ -170,6 +170,18 @@ struct ADXL355KernelABITests {
         #expect(lines.last { $0.hasPrefix("SMBUS write") } == "SMBUS write cmd=2d size=BYTE_DATA val=01 -> ok", "stop: standby")
     }
 
+    @Test func aBusErrorInADrainSurfacesAsTheBusErrorWithItsErrno() async throws {
+        // Reset, standby, RANGE read and write, FILTER, measure, read-back: 7 transfers, then drains.
+        let fake = try FakeI2CDev(.init(chip: .adxl355, fault: .eioAfter(12)))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.adxl355, on: fake, steps: ["start:125:2", "drain:1000"])
+        #expect(outcome.status == 1, "\(outcome)")
+        let error = try #require(outcome.step("drain:1000")?["error"] as? String, "\(outcome)")
+        #expect(error.contains("bus error at 0x1D") && error.contains("(EIO)"), "\(error)")
+        let failed = try #require(try fake.logLines().first { $0.hasSuffix("-> EIO") })
+        #expect(failed.hasPrefix("RDWR n=4 w@1d[04] r@1d#2 w@1d[11] r@1d#"), "a drain's transaction failed: \(failed)")
+    }
+
     /// The datasheet's self-test at ±8.192 g (64 000 LSB/g): ST1 alone, then ST1 and ST2 (the
     /// force; the fixture's typical 0.3, 0.3 and 1.5 g), then SELF_TEST cleared and standby.
     @Test func selfTestMeasuresTheForceAndLeavesItOff() async throws {
@@ -308,7 +320,8 @@ struct MPU6050KernelABITests {
         let hex = String(format: "%02x", address)
         #expect(lines.contains("RDWR n=2 w@\(hex)[41] r@\(hex)#2 -> ok"), "TEMP_OUT in one burst: \(lines)")
         let heads = lines.filter { $0 == "RDWR n=4 w@\(hex)[3a] r@\(hex)#1 w@\(hex)[72] r@\(hex)#2 -> ok" }
-        #expect(heads.count >= 2, "INT_STATUS and FIFO_COUNT in one transaction: \(lines)")
+        #expect(!heads.isEmpty, "INT_STATUS and FIFO_COUNT in one transaction: \(lines)")
+        #expect(!lines.contains { $0.hasPrefix("RDWR n=2 w@\(hex)[72]") }, "never a transaction of its own: \(lines)")
         let fifoReads = readLengths(after: "74", at: address, in: lines)
         #expect(!fifoReads.isEmpty && fifoReads.allSatisfy { $0 % 6 == 0 }, "whole samples from FIFO_R_W: \(fifoReads)")
     }
@@ -382,6 +395,15 @@ struct MPU6050KernelABITests {
         #expect(lines.contains("SMBUS write cmd=1a size=BYTE_DATA val=01 -> ok"), "CONFIG")
         #expect(lines.contains("SMBUS write cmd=1d size=BYTE_DATA val=01 -> ok"), "ACCEL_CONFIG2 on the MPU-6500")
         #expect(lines.last { $0.hasPrefix("SMBUS write") } == "SMBUS write cmd=6b size=BYTE_DATA val=41 -> ok", "stop: SLEEP")
+    }
+
+    @Test func anAdapterGoneInADrainSaysItWentAway() async throws {
+        let fake = try FakeI2CDev(.init(chip: .mpu6050, fault: .goneAfter(20)))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.mpu6050, on: fake, steps: ["start:125:2", "drain:1000"])
+        #expect(outcome.status == 1, "\(outcome)")
+        let error = try #require(outcome.step("drain:1000")?["error"] as? String, "\(outcome)")
+        #expect(error.contains("went away") && error.contains("(ENODEV)"), "\(error)")
     }
 
     /// The self-test against the part's own factory trim (SELF_TEST_X…A read in one burst): the

@@ -129,7 +129,8 @@ struct FakeI2CDev: Sendable {
         }
     }
 
-    /// Raw signed 16-bit counts for the three axes, served little-endian two's complement.
+    /// Raw signed 16-bit counts for the three axes, served little-endian two's complement by the
+    /// ADXL345; for the other chips, ``Options/milliG`` and ``Options/selfTestMilliG``, milli-g.
     struct Counts: Sendable, Hashable {
         /// DATAX1:DATAX0.
         var x: Int16
@@ -220,8 +221,10 @@ struct FakeI2CDev: Sendable {
 
     /// Only the fake's variables: `LD_PRELOAD` (the library alone) and every `PLUMB_FAKE_I2C_*`
     /// that configures it. Every option is written out, defaults included, so a test never
-    /// depends on the fixture's defaults by accident (except ``Options/functionality``, whose
-    /// `nil` leaves the fixture's mask).
+    /// depends on the fixture's defaults by accident (except ``Options/functionality``,
+    /// ``Options/temperatureRaw`` and ``Options/selfTestMilliG``, whose `nil` leaves the fixture's
+    /// mask, reading and response; and the variables the chip does not take: `XYZ` is the ADXL345's,
+    /// `MG` the others').
     var variables: [String: String] {
         var variables = [
             "LD_PRELOAD": libraryPath,

@@ -133,8 +133,8 @@ static struct {
     int nack_errno;              /* errno of a NACK */
     int slave_errno;             /* 0: I2C_SLAVE succeeds for a valid address */
     unsigned long funcs;         /* I2C_FUNCS answer */
-    unsigned address;            /* the ADXL345's 7-bit address */
-    uint8_t devid;               /* DEVID register */
+    unsigned address;            /* the chip's 7-bit address */
+    uint8_t devid;               /* the part ID: DEVID, PARTID (ADXL355) or WHO_AM_I (MPU) */
     uint8_t data[6];             /* DATAX0..DATAZ1 */
     enum fault_mode fault;
     unsigned long fault_after;   /* FAULT_EIO_AFTER, FAULT_GONE_AFTER: transfers that still succeed */
