@@ -139,6 +139,11 @@ let package = Package(
         .target(name: "MQTTTesting", dependencies: ["MQTT", "PlumbSync"], path: "Tests/MQTTTesting"),
         // Its mosquitto config templates are read from the source tree (#filePath), not bundled.
         .target(name: "BrokerHarness", path: "Tests/BrokerHarness", exclude: ["Configs", "README.md"]),
+        // The drivers `plumb` does not open yet, driven step by step on the real LinuxI2CBus: the CLI
+        // tests run it on the fake i2c-dev (Tests/CLITests/Fixtures/fake-i2c-dev) for each chip's
+        // kernel-ABI suite.
+        .executableTarget(name: "ChipABIHarness", dependencies: ["Accelerometers", "I2C", "PlumbDomain"],
+                          path: "Tests/ChipABIHarness"),
 
         // MARK: Tests
         .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),

@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A fake Linux `/dev/i2c-N` with an ADXL345 on it, for running the real `plumb` binary against
-/// emulated hardware through the real syscalls.
+/// A fake Linux `/dev/i2c-N` with an ADXL345 on it (or, with ``Options/chip``, an ADXL355 or an
+/// MPU-6050-family part), for running the real `plumb` binary, or any process that opens the bus
+/// through the real syscalls, against emulated hardware.
 ///
 /// The fake is the C library `Fixtures/fake-i2c-dev/fake_i2c_dev.c`, loaded into a subprocess
 /// with `LD_PRELOAD`. It answers `open(2)`, `ioctl(2)` and `close(2)` on one device path and
@@ -33,18 +34,31 @@ struct FakeI2CDev: Sendable {
         /// The device path to fake (`PLUMB_FAKE_I2C_PATH`). `nil`: a fresh path in the temporary
         /// directory, ending in `i2c-1`, that does not exist on disk.
         var devicePath: String?
+        /// The chip on the bus (`PLUMB_FAKE_I2C_CHIP`).
+        var chip: Chip
         /// The chip's 7-bit address (`PLUMB_FAKE_I2C_ADDR`); transfers to any other address are
-        /// NACKed.
-        var address: UInt8
+        /// NACKed. `nil`: the chip's default, ``Chip/defaultAddress``.
+        var address: UInt8?
         /// The `I2C_FUNCS` mask (`PLUMB_FAKE_I2C_FUNCS`). `nil`: the fixture's default,
         /// ``FakeI2CDev/defaultFunctionality``. Without `I2C_FUNC_I2C` (0x1), `I2C_RDWR` fails
         /// with `EOPNOTSUPP`.
         var functionality: UInt?
-        /// What the DEVID register (0x00) reads (`PLUMB_FAKE_I2C_DEVID`); not `0xE5` to fake
-        /// a wrong chip.
-        var deviceID: UInt8
-        /// The raw counts DATAX0…DATAZ1 serve (`PLUMB_FAKE_I2C_XYZ`).
+        /// What the chip's part ID register reads (`PLUMB_FAKE_I2C_DEVID`): the ADXL345's DEVID
+        /// (0x00), the ADXL355's PARTID (0x02), the MPU's WHO_AM_I (0x75). Another value fakes a
+        /// wrong chip, or (0x98 on an MPU-6050) a clone. `nil`: the genuine part's,
+        /// ``Chip/genuineID``.
+        var deviceID: UInt8?
+        /// The raw counts the ADXL345's DATAX0…DATAZ1 serve (`PLUMB_FAKE_I2C_XYZ`); ADXL345 only.
         var counts: Counts
+        /// The acceleration the ADXL355 or the MPU serves, in milli-g per axis, encoded at the
+        /// range the chip runs with (`PLUMB_FAKE_I2C_MG`). `nil`: level, 0, 0, +1000.
+        var milliG: Counts?
+        /// The raw value of the ADXL355's TEMP2/TEMP1 (12 bits) or the MPU's TEMP_OUT (signed 16
+        /// bits) (`PLUMB_FAKE_I2C_TEMP`). `nil`: the fixture's default for the chip.
+        var temperatureRaw: Int32?
+        /// What the ADXL355's or the MPU's self-test force adds, milli-g per axis
+        /// (`PLUMB_FAKE_I2C_ST_MG`). `nil`: the fixture's typical response for the chip.
+        var selfTestMilliG: Counts?
         /// A failure every transfer, or the later ones, suffer (`PLUMB_FAKE_I2C_FAULT`).
         var fault: Fault?
         /// When set, opening the device fails with this errno (`PLUMB_FAKE_I2C_OPEN_ERRNO`), e.g.
@@ -60,17 +74,25 @@ struct FakeI2CDev: Sendable {
         /// Options with every behaviour at the fixture's default unless given.
         init(
             devicePath: String? = nil,
-            address: UInt8 = 0x53,
+            chip: Chip = .adxl345,
+            address: UInt8? = nil,
             functionality: UInt? = nil,
-            deviceID: UInt8 = 0xE5,
+            deviceID: UInt8? = nil,
             counts: Counts = .flat,
+            milliG: Counts? = nil,
+            temperatureRaw: Int32? = nil,
+            selfTestMilliG: Counts? = nil,
             fault: Fault? = nil,
             openErrno: Int32? = nil,
             nackErrno: Int32? = nil,
             slaveErrno: Int32? = nil
         ) {
             self.devicePath = devicePath
+            self.chip = chip
             self.address = address
+            self.milliG = milliG
+            self.temperatureRaw = temperatureRaw
+            self.selfTestMilliG = selfTestMilliG
             self.functionality = functionality
             self.deviceID = deviceID
             self.counts = counts
@@ -81,7 +103,34 @@ struct FakeI2CDev: Sendable {
         }
     }
 
-    /// Raw signed 16-bit counts for the three axes, served little-endian two's complement.
+    /// The chips the fixture plays (`PLUMB_FAKE_I2C_CHIP`).
+    enum Chip: String, Sendable, Hashable, CaseIterable {
+        case adxl345, adxl355, mpu6050, mpu6500, mpu9250
+
+        /// The address the fixture puts it at unless told: 0x53, 0x1D, 0x68.
+        var defaultAddress: UInt8 {
+            switch self {
+            case .adxl345: 0x53
+            case .adxl355: 0x1D
+            case .mpu6050, .mpu6500, .mpu9250: 0x68
+            }
+        }
+
+        /// What its part ID register reads on a genuine part: DEVID 0xE5, PARTID 0xED, WHO_AM_I
+        /// 0x68, 0x70, 0x71.
+        var genuineID: UInt8 {
+            switch self {
+            case .adxl345: 0xE5
+            case .adxl355: 0xED
+            case .mpu6050: 0x68
+            case .mpu6500: 0x70
+            case .mpu9250: 0x71
+            }
+        }
+    }
+
+    /// Raw signed 16-bit counts for the three axes, served little-endian two's complement by the
+    /// ADXL345; for the other chips, ``Options/milliG`` and ``Options/selfTestMilliG``, milli-g.
     struct Counts: Sendable, Hashable {
         /// DATAX1:DATAX0.
         var x: Int16
@@ -172,17 +221,31 @@ struct FakeI2CDev: Sendable {
 
     /// Only the fake's variables: `LD_PRELOAD` (the library alone) and every `PLUMB_FAKE_I2C_*`
     /// that configures it. Every option is written out, defaults included, so a test never
-    /// depends on the fixture's defaults by accident (except ``Options/functionality``, whose
-    /// `nil` leaves the fixture's mask).
+    /// depends on the fixture's defaults by accident (except ``Options/functionality``,
+    /// ``Options/temperatureRaw`` and ``Options/selfTestMilliG``, whose `nil` leaves the fixture's
+    /// mask, reading and response; and the variables the chip does not take: `XYZ` is the ADXL345's,
+    /// `MG` the others').
     var variables: [String: String] {
         var variables = [
             "LD_PRELOAD": libraryPath,
             "PLUMB_FAKE_I2C_PATH": devicePath,
             "PLUMB_FAKE_I2C_LOG": logPath,
-            "PLUMB_FAKE_I2C_ADDR": Self.hex(UInt(options.address)),
-            "PLUMB_FAKE_I2C_DEVID": Self.hex(UInt(options.deviceID)),
-            "PLUMB_FAKE_I2C_XYZ": "\(options.counts.x),\(options.counts.y),\(options.counts.z)",
+            "PLUMB_FAKE_I2C_CHIP": options.chip.rawValue,
+            "PLUMB_FAKE_I2C_ADDR": Self.hex(UInt(options.address ?? options.chip.defaultAddress)),
+            "PLUMB_FAKE_I2C_DEVID": Self.hex(UInt(options.deviceID ?? options.chip.genuineID)),
         ]
+        if options.chip == .adxl345 {
+            variables["PLUMB_FAKE_I2C_XYZ"] = "\(options.counts.x),\(options.counts.y),\(options.counts.z)"
+        } else {
+            let milliG = options.milliG ?? Counts(x: 0, y: 0, z: 1000)
+            variables["PLUMB_FAKE_I2C_MG"] = "\(milliG.x),\(milliG.y),\(milliG.z)"
+        }
+        if let force = options.selfTestMilliG {
+            variables["PLUMB_FAKE_I2C_ST_MG"] = "\(force.x),\(force.y),\(force.z)"
+        }
+        if let temperatureRaw = options.temperatureRaw {
+            variables["PLUMB_FAKE_I2C_TEMP"] = String(temperatureRaw)
+        }
         if let functionality = options.functionality {
             variables["PLUMB_FAKE_I2C_FUNCS"] = Self.hex(functionality)
         }

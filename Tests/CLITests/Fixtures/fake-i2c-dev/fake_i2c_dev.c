@@ -1,6 +1,7 @@
 /*
  * fake_i2c_dev.c: an LD_PRELOAD library that makes one device path behave like a Linux
- * /dev/i2c-N (i2c-dev) file with an ADXL345 accelerometer on the bus.
+ * /dev/i2c-N (i2c-dev) file with an accelerometer on the bus: an ADXL345 by default, or (with
+ * PLUMB_FAKE_I2C_CHIP) an ADXL355 or a part of the MPU-6050 family.
  *
  * Plumb's I²C transport is tested through the real syscalls: the `plumb` binary calls open(2),
  * ioctl(2) and close(2) as it would on a Raspberry Pi, and this library, loaded first, answers the
@@ -120,6 +121,9 @@ static fcntl_fn real_fcntl64;
 
 enum fault_mode { FAULT_NONE, FAULT_NACK, FAULT_EIO, FAULT_EIO_AFTER, FAULT_GONE_AFTER };
 enum fifo_model { FIFO_FIXED, FIFO_TIMED };
+/** The chip on the bus (PLUMB_FAKE_I2C_CHIP). The MPU-6500 and MPU-9250 follow the MPU-6500's
+ *  register map: a 512-byte FIFO and CONFIG's FIFO_MODE bit; the MPU-6050's FIFO is 1024 bytes. */
+enum chip_kind { CHIP_ADXL345, CHIP_ADXL355, CHIP_MPU6050, CHIP_MPU6500, CHIP_MPU9250 };
 
 static struct {
     int active;                  /* PLUMB_FAKE_I2C_PATH was set */
@@ -129,14 +133,21 @@ static struct {
     int nack_errno;              /* errno of a NACK */
     int slave_errno;             /* 0: I2C_SLAVE succeeds for a valid address */
     unsigned long funcs;         /* I2C_FUNCS answer */
-    unsigned address;            /* the ADXL345's 7-bit address */
-    uint8_t devid;               /* DEVID register */
+    unsigned address;            /* the chip's 7-bit address */
+    uint8_t devid;               /* the part ID: DEVID, PARTID (ADXL355) or WHO_AM_I (MPU) */
     uint8_t data[6];             /* DATAX0..DATAZ1 */
     enum fault_mode fault;
     unsigned long fault_after;   /* FAULT_EIO_AFTER, FAULT_GONE_AFTER: transfers that still succeed */
     enum fifo_model fifo;        /* FIFO_STATUS fixed at 8, or a FIFO filled in real time */
     int one_read_last;           /* I2C_RDWR takes one read message, last (as i2c-bcm2835) */
+    enum chip_kind chip;         /* which register file answers */
+    int32_t gravity_mg[3];       /* ADXL355, MPU: the acceleration served, milli-g per axis */
+    int32_t temp_raw;            /* ADXL355, MPU: the temperature registers' raw value */
+    int32_t self_test_mg[3];     /* ADXL355, MPU: what the self-test force adds, milli-g per axis */
 } cfg;
+
+static int is_mpu(void) { return cfg.chip == CHIP_MPU6050 || cfg.chip == CHIP_MPU6500 || cfg.chip == CHIP_MPU9250; }
+static void other_chip_power_on(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Mutable state, guarded by `lock`                                                            */
@@ -155,7 +166,8 @@ struct fake_fd {
 static struct fake_fd fake_fds[MAX_FAKE_FDS];
 static size_t fake_fd_count;
 
-static uint8_t regs[REG_COUNT];
+/* The register file: the ADXL345 uses 0x00-0x3F, the ADXL355 0x00-0x2F, the MPU 0x00-0x7F. */
+static uint8_t regs[256];
 static uint8_t reg_pointer;           /* the chip's auto-incrementing register address */
 static unsigned long transfer_count;  /* transfers that reached the "bus" */
 
@@ -316,6 +328,23 @@ static void read_config(void)
         copy_path(cfg.log_path, "PLUMB_FAKE_I2C_LOG", value);
     }
 
+    cfg.chip = CHIP_ADXL345;
+    if ((value = getenv("PLUMB_FAKE_I2C_CHIP")) != NULL && value[0] != '\0') {
+        static const struct {
+            const char *name;
+            enum chip_kind chip;
+        } chips[] = {{"adxl345", CHIP_ADXL345}, {"adxl355", CHIP_ADXL355}, {"mpu6050", CHIP_MPU6050},
+                     {"mpu6500", CHIP_MPU6500}, {"mpu9250", CHIP_MPU9250}};
+        size_t i = 0;
+        while (i < sizeof chips / sizeof chips[0] && strcmp(chips[i].name, value) != 0) {
+            i++;
+        }
+        if (i == sizeof chips / sizeof chips[0]) {
+            config_error("PLUMB_FAKE_I2C_CHIP", value, "adxl345, adxl355, mpu6050, mpu6500 or mpu9250");
+        }
+        cfg.chip = chips[i].chip;
+    }
+
     cfg.open_errno = 0;
     if ((value = getenv("PLUMB_FAKE_I2C_OPEN_ERRNO")) != NULL && value[0] != '\0' &&
         parse_errno(value, &cfg.open_errno) != 0) {
@@ -342,7 +371,7 @@ static void read_config(void)
         cfg.funcs = number;
     }
 
-    cfg.address = 0x53;
+    cfg.address = cfg.chip == CHIP_ADXL345 ? 0x53 : cfg.chip == CHIP_ADXL355 ? 0x1D : 0x68;
     if ((value = getenv("PLUMB_FAKE_I2C_ADDR")) != NULL && value[0] != '\0') {
         if (parse_unsigned(value, 0x7F, &number) != 0) {
             config_error("PLUMB_FAKE_I2C_ADDR", value, "a 7-bit address, 0x-prefixed hex or decimal");
@@ -350,7 +379,9 @@ static void read_config(void)
         cfg.address = (unsigned)number;
     }
 
-    cfg.devid = 0xE5;
+    /* The part's ID register: DEVID (ADXL345), PARTID (ADXL355) or WHO_AM_I (MPU). */
+    static const uint8_t default_ids[] = {0xE5, 0xED, 0x68, 0x70, 0x71};
+    cfg.devid = default_ids[cfg.chip];
     if ((value = getenv("PLUMB_FAKE_I2C_DEVID")) != NULL && value[0] != '\0') {
         if (parse_unsigned(value, 0xFF, &number) != 0) {
             config_error("PLUMB_FAKE_I2C_DEVID", value, "a byte, 0x-prefixed hex or decimal");
@@ -359,9 +390,13 @@ static void read_config(void)
     }
 
     int16_t xyz[3] = {0, 0, 256};
-    if ((value = getenv("PLUMB_FAKE_I2C_XYZ")) != NULL && value[0] != '\0' &&
-        parse_xyz(value, xyz) != 0) {
-        config_error("PLUMB_FAKE_I2C_XYZ", value, "x,y,z: three decimal integers in -32768...32767");
+    if ((value = getenv("PLUMB_FAKE_I2C_XYZ")) != NULL && value[0] != '\0') {
+        if (cfg.chip != CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_XYZ", value, "unset: raw counts are the ADXL345's; use PLUMB_FAKE_I2C_MG");
+        }
+        if (parse_xyz(value, xyz) != 0) {
+            config_error("PLUMB_FAKE_I2C_XYZ", value, "x,y,z: three decimal integers in -32768...32767");
+        }
     }
     for (int axis = 0; axis < 3; axis++) {
         uint16_t raw = (uint16_t)xyz[axis]; /* two's complement, well defined for unsigned */
@@ -395,8 +430,64 @@ static void read_config(void)
         }
     }
 
+    int16_t milli_g[3] = {0, 0, 1000};
+    if ((value = getenv("PLUMB_FAKE_I2C_MG")) != NULL && value[0] != '\0') {
+        if (cfg.chip == CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_MG", value, "unset: the ADXL345 takes raw counts, PLUMB_FAKE_I2C_XYZ");
+        }
+        if (parse_xyz(value, milli_g) != 0) {
+            config_error("PLUMB_FAKE_I2C_MG", value, "x,y,z: three decimal integers in -32768...32767 (milli-g)");
+        }
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        cfg.gravity_mg[axis] = milli_g[axis];
+    }
+
+    /* ADXL355: 1885 LSB is 25 °C. MPU-6050: -521 LSB is 35 °C; MPU-6500/9250: 0 LSB is 21 °C. */
+    cfg.temp_raw = cfg.chip == CHIP_ADXL355 ? 1885 : cfg.chip == CHIP_MPU6050 ? -521 : 0;
+    if ((value = getenv("PLUMB_FAKE_I2C_TEMP")) != NULL && value[0] != '\0') {
+        char *end = NULL;
+        errno = 0;
+        long raw = strtol(value, &end, 10);
+        long low = cfg.chip == CHIP_ADXL355 ? 0 : INT16_MIN;
+        long high = cfg.chip == CHIP_ADXL355 ? 4095 : INT16_MAX;
+        if (cfg.chip == CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_TEMP", value, "unset: the ADXL345 has no temperature registers");
+        }
+        if (errno != 0 || end == value || *end != '\0' || raw < low || raw > high ||
+            !((value[0] >= '0' && value[0] <= '9') || value[0] == '-')) {
+            config_error("PLUMB_FAKE_I2C_TEMP", value,
+                         cfg.chip == CHIP_ADXL355 ? "a raw 12-bit reading, 0...4095" : "a raw reading, -32768...32767");
+        }
+        cfg.temp_raw = (int32_t)raw;
+    }
+
+    /* The typical self-test response: the ADXL355 datasheet's 0.3, 0.3 and 1.5 g; on the MPUs the
+     * factory trim the fake's trim registers hold (code 16 on the MPU-6050: 4096 × 0.34 ×
+     * (0.92 / 0.34)^(15/30) LSB at ±8 g, 0.559 g; code 50 on the MPU-6500/9250: 2620 × 1.01^49
+     * LSB at ±2 g, 0.260 g). */
+    int16_t self_test[3] = {300, 300, 1500};
+    if (is_mpu()) {
+        int16_t response = cfg.chip == CHIP_MPU6050 ? 559 : 260;
+        self_test[0] = self_test[1] = self_test[2] = response;
+    }
+    if ((value = getenv("PLUMB_FAKE_I2C_ST_MG")) != NULL && value[0] != '\0') {
+        if (cfg.chip == CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_ST_MG", value, "unset: the ADXL345's self-test is not modelled");
+        }
+        if (parse_xyz(value, self_test) != 0) {
+            config_error("PLUMB_FAKE_I2C_ST_MG", value, "x,y,z: three decimal integers in -32768...32767 (milli-g)");
+        }
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        cfg.self_test_mg[axis] = self_test[axis];
+    }
+
     cfg.fifo = FIFO_FIXED;
     if ((value = getenv("PLUMB_FAKE_I2C_FIFO")) != NULL && value[0] != '\0') {
+        if (cfg.chip != CHIP_ADXL345) {
+            config_error("PLUMB_FAKE_I2C_FIFO", value, "unset: the ADXL355's and the MPU's FIFOs always run in real time");
+        }
         if (strcmp(value, "fixed") == 0) {
             cfg.fifo = FIFO_FIXED;
         } else if (strcmp(value, "timed") == 0) {
@@ -425,6 +516,9 @@ static void read_config(void)
     reg_pointer = 0;
     transfer_count = 0;
     memset(&fifo, 0, sizeof fifo);
+    if (cfg.chip != CHIP_ADXL345) {
+        other_chip_power_on();
+    }
     cfg.active = 1;
 }
 
@@ -673,11 +767,433 @@ static void reg_write(uint8_t address, uint8_t value)
     }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The ADXL355 and the MPU-6050 family                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* ADXL355 registers (ADXL354/ADXL355 datasheet, register map). */
+#define A355_DEVID_AD 0x00
+#define A355_DEVID_MST 0x01
+#define A355_PARTID 0x02
+#define A355_REVID 0x03
+#define A355_STATUS 0x04
+#define A355_FIFO_ENTRIES 0x05
+#define A355_TEMP2 0x06
+#define A355_TEMP1 0x07
+#define A355_XDATA3 0x08
+#define A355_ZDATA1 0x10
+#define A355_FIFO_DATA 0x11
+#define A355_OFFSET_X_H 0x1E
+#define A355_ACT_COUNT 0x27
+#define A355_FILTER 0x28
+#define A355_FIFO_SAMPLES 0x29
+#define A355_RANGE 0x2C
+#define A355_POWER_CTL 0x2D
+#define A355_SELF_TEST 0x2E
+#define A355_RESET 0x2F
+#define A355_RESET_CODE 0x52
+#define A355_REVID_VALUE 0x01
+#define A355_STANDBY 0x01
+#define A355_STATUS_DATA_RDY 0x01
+#define A355_STATUS_FIFO_FULL 0x02
+#define A355_STATUS_FIFO_OVR 0x04
+#define A355_FIFO_SETS 32
+#define A355_ST1_ST2 0x03
+#define A355_ENTRY_X_MARKER 0x01
+#define A355_ENTRY_EMPTY 0x02
+
+/* MPU-6050 family registers (RM-MPU-6000A, RM-MPU-6500A). */
+#define MPU_SELF_TEST_X 0x0D
+#define MPU_SELF_TEST_A 0x10
+#define MPU_SMPLRT_DIV 0x19
+#define MPU_CONFIG 0x1A
+#define MPU_ACCEL_CONFIG 0x1C
+#define MPU_FIFO_EN 0x23
+#define MPU_INT_STATUS 0x3A
+#define MPU_ACCEL_XOUT_H 0x3B
+#define MPU_TEMP_OUT_H 0x41
+#define MPU_TEMP_OUT_L 0x42
+#define MPU_EXT_SENS_LAST 0x60
+#define MPU_USER_CTRL 0x6A
+#define MPU_PWR_MGMT_1 0x6B
+#define MPU_FIFO_COUNT_H 0x72
+#define MPU_FIFO_COUNT_L 0x73
+#define MPU_FIFO_R_W 0x74
+#define MPU_WHO_AM_I 0x75
+#define MPU_REG_LAST 0x7F
+#define MPU_DEVICE_RESET 0x80
+#define MPU_SLEEP 0x40
+#define MPU_ACCEL_FIFO_EN 0x08
+#define MPU_USER_FIFO_EN 0x40
+#define MPU_USER_SELF_CLEARING 0x07 /* FIFO_RESET, I2C_MST_RESET, SIG_COND_RESET */
+#define MPU_USER_FIFO_RESET 0x04
+#define MPU_INT_FIFO_OFLOW 0x10
+#define MPU_INT_DATA_RDY 0x01
+#define MPU_CONFIG_FIFO_MODE 0x40 /* MPU-6500/9250: stop when full */
+#define MPU_SAMPLE_BYTES 6
+
+/** The sample clock of the ADXL355 and the MPU: while the chip samples, one sample falls due
+ *  every period from one period after it started (or after the rate changed). */
+static struct {
+    int running;
+    uint64_t period_ns;
+    uint64_t first_ns;
+    uint64_t grid_done;
+} sampler;
+
+/** Their FIFOs and flags. ADXL355: whole x/y/z sets, of which the oldest may be partly read
+ *  (`phase` entries of it). MPU: a byte queue of six-byte samples, the oldest byte at offset
+ *  `phase` of its sample; constant data, so only the count and the phase matter. */
+static struct {
+    unsigned count;    /* ADXL355: sets; MPU: bytes */
+    unsigned phase;    /* ADXL355: entries of the oldest set read; MPU: byte offset of the oldest */
+    int overrun;       /* ADXL355 STATUS FIFO_OVR; MPU INT_STATUS FIFO_OFLOW_INT */
+    int data_ready;    /* MPU INT_STATUS DATA_RDY_INT: a sample since INT_STATUS was read */
+    uint8_t last_byte; /* MPU: what FIFO_R_W reads when the FIFO is empty */
+} chip_fifo;
+
+static unsigned mpu_fifo_bytes(void) { return cfg.chip == CHIP_MPU6050 ? 1024u : 512u; }
+
+/** The ADXL355 samples while POWER_CTL's standby bit is clear; the MPU while awake. */
+static int other_chip_sampling(void)
+{
+    if (cfg.chip == CHIP_ADXL355) {
+        return (regs[A355_POWER_CTL] & A355_STANDBY) == 0;
+    }
+    return (regs[MPU_PWR_MGMT_1] & MPU_SLEEP) == 0;
+}
+
+/** ADXL355: 4000 / 2^ODR_LPF Hz (codes above 10 are reserved, taken as 10). MPU: 1 kHz /
+ *  (1 + SMPLRT_DIV) with the DLPF on (DLPF_CFG 1-6), 8 kHz / (1 + SMPLRT_DIV) with it off. */
+static uint64_t other_chip_period_ns(void)
+{
+    if (cfg.chip == CHIP_ADXL355) {
+        unsigned code = regs[A355_FILTER] & 0x0Fu;
+        return (1000000000ULL << (code > 10 ? 10 : code)) / 4000ULL;
+    }
+    unsigned dlpf = regs[MPU_CONFIG] & 0x07u;
+    uint64_t base_hz = dlpf >= 1 && dlpf <= 6 ? 1000 : 8000;
+    return 1000000000ULL * (1ULL + regs[MPU_SMPLRT_DIV]) / base_hz;
+}
+
+/** One sample falls due: into the FIFO, with the overflow rules of the chip. */
+static void other_chip_sample(void)
+{
+    if (cfg.chip == CHIP_ADXL355) {
+        if (chip_fifo.count == A355_FIFO_SETS) {
+            /* Full: the oldest set (or what is left of it) makes room. */
+            chip_fifo.count--;
+            chip_fifo.phase = 0;
+            chip_fifo.overrun = 1;
+        }
+        chip_fifo.count++;
+        return;
+    }
+    chip_fifo.data_ready = 1;
+    if ((regs[MPU_USER_CTRL] & MPU_USER_FIFO_EN) == 0 || (regs[MPU_FIFO_EN] & MPU_ACCEL_FIFO_EN) == 0) {
+        return;
+    }
+    unsigned capacity = mpu_fifo_bytes();
+    if (chip_fifo.count + MPU_SAMPLE_BYTES > capacity) {
+        chip_fifo.overrun = 1;
+        if (cfg.chip != CHIP_MPU6050 && (regs[MPU_CONFIG] & MPU_CONFIG_FIFO_MODE) != 0) {
+            return; /* FIFO_MODE 1: further samples are dropped */
+        }
+        /* Overwrite the oldest bytes: on the MPU-6050 (1024 bytes) alignment is lost. */
+        unsigned drop = chip_fifo.count + MPU_SAMPLE_BYTES - capacity;
+        chip_fifo.phase = (chip_fifo.phase + drop) % MPU_SAMPLE_BYTES;
+        chip_fifo.count -= drop;
+    }
+    chip_fifo.count += MPU_SAMPLE_BYTES;
+}
+
+/** Takes in the samples due by now. More than a FIFO's worth at once fill it and overrun. */
+static void other_chip_catch_up(void)
+{
+    if (!sampler.running) {
+        return;
+    }
+    uint64_t now = now_ns();
+    if (now < sampler.first_ns) {
+        return;
+    }
+    uint64_t due = (now - sampler.first_ns) / sampler.period_ns + 1;
+    if (due <= sampler.grid_done) {
+        return;
+    }
+    uint64_t fresh = due - sampler.grid_done;
+    sampler.grid_done = due;
+    uint64_t bound = cfg.chip == CHIP_ADXL355 ? A355_FIFO_SETS + 1 : mpu_fifo_bytes() / MPU_SAMPLE_BYTES + 2;
+    for (uint64_t i = 0; i < fresh && i < bound; i++) {
+        other_chip_sample();
+    }
+}
+
+/** After a write: starts, stops or re-times the sample clock as the registers now say. */
+static void other_chip_retune(void)
+{
+    int sampling = other_chip_sampling();
+    uint64_t period = other_chip_period_ns();
+    if (sampling && (!sampler.running || period != sampler.period_ns)) {
+        sampler.running = 1;
+        sampler.period_ns = period;
+        sampler.first_ns = now_ns() + period;
+        sampler.grid_done = 0;
+    } else if (!sampling) {
+        sampler.running = 0; /* the FIFO keeps what it holds */
+    }
+}
+
+/** Power-on (and RESET/DEVICE_RESET) register values, the FIFO empty, not sampling. */
+static void other_chip_power_on(void)
+{
+    memset(regs, 0, sizeof regs);
+    memset(&chip_fifo, 0, sizeof chip_fifo);
+    memset(&sampler, 0, sizeof sampler);
+    if (cfg.chip == CHIP_ADXL355) {
+        regs[A355_FIFO_SAMPLES] = 0x60;
+        regs[A355_ACT_COUNT] = 0x01;
+        regs[A355_RANGE] = 0x81; /* I2C_HS, ±2.048 g */
+        regs[A355_POWER_CTL] = A355_STANDBY;
+    } else {
+        regs[MPU_PWR_MGMT_1] = MPU_SLEEP;
+        /* The factory trims: code 16 on every axis of the MPU-6050 (XA_TEST[4:2] = 4 in bits 7:5
+         * of SELF_TEST_X…Z, the low bits 0 in SELF_TEST_A); code 50 (0x32) on the MPU-6500/9250. */
+        for (int axis = 0; axis < 3; axis++) {
+            regs[MPU_SELF_TEST_X + axis] = cfg.chip == CHIP_MPU6050 ? 0x80 : 0x32;
+        }
+        regs[MPU_SELF_TEST_A] = 0x00;
+    }
+}
+
+/** Whether the self-test force acts on `axis`: ADXL355 SELF_TEST ST1 and ST2 both set; MPU
+ *  ACCEL_CONFIG's XA_ST, YA_ST or ZA_ST (bits 7, 6, 5). */
+static int self_test_force(int axis)
+{
+    if (cfg.chip == CHIP_ADXL355) {
+        return (regs[A355_SELF_TEST] & A355_ST1_ST2) == A355_ST1_ST2;
+    }
+    return (regs[MPU_ACCEL_CONFIG] & (0x80u >> axis)) != 0;
+}
+
+/** One axis of the configured gravity in the chip's counts at its current range, clamped to its
+ *  rails: ADXL355 256000/128000/64000 LSB/g (RANGE 1/2/3; the reserved 0 as 1), 20 bits; MPU
+ *  16384 >> AFS_SEL LSB/g, 16 bits. */
+static int32_t other_chip_counts(int axis)
+{
+    int64_t per_g;
+    int64_t low, high;
+    if (cfg.chip == CHIP_ADXL355) {
+        unsigned code = regs[A355_RANGE] & 0x03u;
+        per_g = 512000 >> (code == 0 ? 1 : code);
+        low = -(1 << 19);
+        high = (1 << 19) - 1;
+    } else {
+        per_g = 16384 >> ((regs[MPU_ACCEL_CONFIG] >> 3) & 0x03u);
+        low = INT16_MIN;
+        high = INT16_MAX;
+    }
+    int64_t milli_g = (int64_t)cfg.gravity_mg[axis] + (self_test_force(axis) ? cfg.self_test_mg[axis] : 0);
+    int64_t counts = milli_g * per_g / 1000;
+    return (int32_t)(counts < low ? low : counts > high ? high : counts);
+}
+
+/** ADXL355: one axis's three bytes, left-justified 20-bit two's complement (DATA3, DATA2, DATA1
+ *  with the value's low nibble in DATA1's high nibble). */
+static void adxl355_axis_bytes(int axis, uint8_t out[3])
+{
+    uint32_t raw = (uint32_t)other_chip_counts(axis) & 0xFFFFFu;
+    out[0] = (uint8_t)(raw >> 12);
+    out[1] = (uint8_t)((raw >> 4) & 0xFFu);
+    out[2] = (uint8_t)((raw & 0x0Fu) << 4);
+}
+
+static uint8_t adxl355_reg_read(uint8_t address)
+{
+    uint8_t axis_bytes[3];
+    if (address >= A355_XDATA3 && address <= A355_ZDATA1) {
+        adxl355_axis_bytes((address - A355_XDATA3) / 3, axis_bytes);
+        return axis_bytes[(address - A355_XDATA3) % 3];
+    }
+    switch (address) {
+    case A355_DEVID_AD: return 0xAD;
+    case A355_DEVID_MST: return 0x1D;
+    case A355_PARTID: return cfg.devid;
+    case A355_REVID: return A355_REVID_VALUE;
+    case A355_STATUS: {
+        uint8_t value = 0;
+        if (chip_fifo.count > 0) value |= A355_STATUS_DATA_RDY;
+        if (chip_fifo.count * 3u - chip_fifo.phase >= (unsigned)(regs[A355_FIFO_SAMPLES] & 0x7Fu))
+            value |= A355_STATUS_FIFO_FULL;
+        if (chip_fifo.overrun) value |= A355_STATUS_FIFO_OVR;
+        chip_fifo.overrun = 0; /* reading STATUS clears FIFO_OVR */
+        return value;
+    }
+    case A355_FIFO_ENTRIES: return (uint8_t)(chip_fifo.count * 3u - chip_fifo.phase);
+    case A355_TEMP2: return (uint8_t)((cfg.temp_raw >> 8) & 0x0F);
+    case A355_TEMP1: return (uint8_t)(cfg.temp_raw & 0xFF);
+    case A355_RESET: return 0;
+    default: return address <= A355_RESET ? regs[address] : 0;
+    }
+}
+
+/** ADXL355 FIFO_DATA: pops the oldest axis entry, x marked; an empty FIFO reads the empty
+ *  indicator. */
+static void adxl355_pop_entry(uint8_t out[3])
+{
+    if (chip_fifo.count == 0) {
+        out[0] = 0;
+        out[1] = 0;
+        out[2] = A355_ENTRY_EMPTY;
+        return;
+    }
+    adxl355_axis_bytes((int)chip_fifo.phase, out);
+    if (chip_fifo.phase == 0) {
+        out[2] |= A355_ENTRY_X_MARKER;
+    }
+    if (++chip_fifo.phase == 3) {
+        chip_fifo.phase = 0;
+        chip_fifo.count--;
+    }
+}
+
+static void adxl355_reg_write(uint8_t address, uint8_t value)
+{
+    if (address == A355_RESET) {
+        if (value == A355_RESET_CODE) {
+            other_chip_power_on();
+        }
+        return;
+    }
+    if (address == A355_FILTER && other_chip_sampling()) {
+        return; /* the low-pass and rate cannot change in measurement mode */
+    }
+    if (address == A355_POWER_CTL) {
+        regs[address] = value & 0x07u;
+    } else if (address >= A355_OFFSET_X_H && address <= A355_SELF_TEST) {
+        regs[address] = value;
+    }
+    /* IDs, STATUS, FIFO_ENTRIES, TEMP, the data, FIFO_DATA and reserved addresses: ignored. */
+}
+
+static uint8_t mpu_reg_read(uint8_t address)
+{
+    int32_t value;
+    if (address >= MPU_ACCEL_XOUT_H && address < MPU_ACCEL_XOUT_H + MPU_SAMPLE_BYTES) {
+        value = other_chip_counts((address - MPU_ACCEL_XOUT_H) / 2);
+        return (address - MPU_ACCEL_XOUT_H) % 2 == 0 ? (uint8_t)(((uint32_t)value >> 8) & 0xFFu)
+                                                      : (uint8_t)((uint32_t)value & 0xFFu);
+    }
+    switch (address) {
+    case MPU_INT_STATUS: {
+        uint8_t status = (uint8_t)((chip_fifo.overrun ? MPU_INT_FIFO_OFLOW : 0) |
+                                   (chip_fifo.data_ready ? MPU_INT_DATA_RDY : 0));
+        chip_fifo.overrun = 0; /* cleared by reading */
+        chip_fifo.data_ready = 0;
+        return status;
+    }
+    case MPU_TEMP_OUT_H: return (uint8_t)(((uint32_t)cfg.temp_raw >> 8) & 0xFFu);
+    case MPU_TEMP_OUT_L: return (uint8_t)((uint32_t)cfg.temp_raw & 0xFFu);
+    case MPU_FIFO_COUNT_H: return (uint8_t)(chip_fifo.count >> 8);
+    case MPU_FIFO_COUNT_L: return (uint8_t)(chip_fifo.count & 0xFFu);
+    case MPU_WHO_AM_I: return cfg.devid;
+    default:
+        if (address > MPU_INT_STATUS && address <= MPU_EXT_SENS_LAST) {
+            return 0; /* the gyroscope and external sensor data */
+        }
+        return address <= MPU_REG_LAST ? regs[address] : 0;
+    }
+}
+
+/** MPU FIFO_R_W: pops the oldest byte; an empty FIFO repeats the last byte read. */
+static uint8_t mpu_pop_byte(void)
+{
+    if (chip_fifo.count == 0) {
+        return chip_fifo.last_byte;
+    }
+    int32_t value = other_chip_counts((int)chip_fifo.phase / 2);
+    uint8_t byte = chip_fifo.phase % 2 == 0 ? (uint8_t)(((uint32_t)value >> 8) & 0xFFu)
+                                            : (uint8_t)((uint32_t)value & 0xFFu);
+    chip_fifo.phase = (chip_fifo.phase + 1) % MPU_SAMPLE_BYTES;
+    chip_fifo.count--;
+    chip_fifo.last_byte = byte;
+    return byte;
+}
+
+static void mpu_reg_write(uint8_t address, uint8_t value)
+{
+    if (address == MPU_PWR_MGMT_1 && (value & MPU_DEVICE_RESET) != 0) {
+        other_chip_power_on(); /* DEVICE_RESET clears itself */
+        return;
+    }
+    if (address == MPU_USER_CTRL) {
+        if (value & MPU_USER_FIFO_RESET) {
+            chip_fifo.count = 0;
+            chip_fifo.phase = 0;
+        }
+        regs[address] = value & (uint8_t)~MPU_USER_SELF_CLEARING;
+        return;
+    }
+    if ((address >= MPU_SELF_TEST_X && address <= MPU_SELF_TEST_A) || address == MPU_INT_STATUS ||
+        (address >= MPU_ACCEL_XOUT_H && address <= MPU_EXT_SENS_LAST) ||
+        address == MPU_FIFO_COUNT_H || address == MPU_FIFO_COUNT_L || address == MPU_FIFO_R_W ||
+        address == MPU_WHO_AM_I || address > MPU_REG_LAST) {
+        return; /* read-only, the factory trims kept (a write to FIFO_R_W is not modelled) */
+    }
+    regs[address] = value;
+}
+
+/** A write on the wire to the ADXL355 or the MPU, as chip_write. */
+static void other_chip_write(const uint8_t *bytes, size_t count)
+{
+    other_chip_catch_up();
+    reg_pointer = bytes[0];
+    for (size_t i = 1; i < count; i++) {
+        if (cfg.chip == CHIP_ADXL355) {
+            adxl355_reg_write(reg_pointer, bytes[i]);
+        } else {
+            mpu_reg_write(reg_pointer, bytes[i]);
+        }
+        other_chip_retune();
+        reg_pointer = (uint8_t)(reg_pointer + 1u);
+    }
+}
+
+/** A read on the wire from the ADXL355 or the MPU: the pointer increments after each byte,
+ *  except on the FIFO's own register (ADXL355 FIFO_DATA, three bytes an entry; MPU FIFO_R_W, a
+ *  byte a pop), where a burst stays. An ADXL355 entry cut short by the end of the message is
+ *  popped all the same. */
+static void other_chip_read(uint8_t *bytes, size_t count)
+{
+    other_chip_catch_up();
+    size_t i = 0;
+    while (i < count) {
+        if (cfg.chip == CHIP_ADXL355 && reg_pointer == A355_FIFO_DATA) {
+            uint8_t entry[3];
+            adxl355_pop_entry(entry);
+            for (size_t k = 0; k < 3 && i < count; k++) {
+                bytes[i++] = entry[k];
+            }
+            continue;
+        }
+        if (is_mpu() && reg_pointer == MPU_FIFO_R_W) {
+            bytes[i++] = mpu_pop_byte();
+            continue;
+        }
+        bytes[i++] = cfg.chip == CHIP_ADXL355 ? adxl355_reg_read(reg_pointer) : mpu_reg_read(reg_pointer);
+        reg_pointer = (uint8_t)(reg_pointer + 1u);
+    }
+}
+
 /** A write on the wire: the first byte sets the register pointer, the rest are stored at it,
  *  the pointer incrementing after each. */
 static void chip_write(const uint8_t *bytes, size_t count)
 {
     if (count == 0) {
+        return;
+    }
+    if (cfg.chip != CHIP_ADXL345) {
+        other_chip_write(bytes, count);
         return;
     }
     fifo_catch_up();
@@ -693,6 +1209,10 @@ static void chip_write(const uint8_t *bytes, size_t count)
  *  an entry when it ends (a shorter read discards the rest of it, as the datasheet warns). */
 static void chip_read(uint8_t *bytes, size_t count)
 {
+    if (cfg.chip != CHIP_ADXL345) {
+        other_chip_read(bytes, count);
+        return;
+    }
     fifo_catch_up();
     int touched_data = 0;
     for (size_t i = 0; i < count; i++) {

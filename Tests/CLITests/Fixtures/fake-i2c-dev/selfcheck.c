@@ -1091,6 +1091,192 @@ static void scenario_fork(void)
     close_device(fd);
 }
 
+/* ---- the ADXL355 and the MPU-6050 family ---- */
+
+/** Reads `count` registers from `reg` at `address` in one combined transaction, checking it
+ *  succeeded; `buffer` gets the bytes. */
+static void read_at(int fd, uint16_t address, uint8_t reg, uint8_t *buffer, uint16_t count)
+{
+    int error;
+    memset(buffer, 0xAA, count);
+    int result = rdwr_read(fd, address, reg, buffer, count, &error);
+    CHECK(result == 2, "read of %u at %02x from %02x returned %d (%s)", (unsigned)count, (unsigned)address, reg,
+          result, strerror(error));
+    expect("RDWR n=2 w@%02x[%02x] r@%02x#%u -> ok", (unsigned)address, reg, (unsigned)address, (unsigned)count);
+}
+
+static uint8_t byte_at(int fd, uint16_t address, uint8_t reg)
+{
+    uint8_t value;
+    read_at(fd, address, reg, &value, 1);
+    return value;
+}
+
+static void write_at(int fd, uint16_t address, uint8_t reg, uint8_t value)
+{
+    uint8_t bytes[2] = {reg, value};
+    int error;
+    int result = rdwr_write(fd, address, bytes, 2, &error);
+    CHECK(result == 1, "write of %02x at %02x returned %d (%s)", reg, (unsigned)address, result, strerror(error));
+    expect("RDWR n=1 w@%02x[%02x%02x] -> ok", (unsigned)address, reg, value);
+}
+
+/** Whether `count` bytes equal `wanted`, printing both when not. */
+static int bytes_are(const uint8_t *actual, const uint8_t *wanted, size_t count, const char *what)
+{
+    if (memcmp(actual, wanted, count) == 0) {
+        return 1;
+    }
+    fprintf(stderr, "  %s:", what);
+    for (size_t i = 0; i < count; i++) fprintf(stderr, " %02x/%02x", actual[i], wanted[i]);
+    fprintf(stderr, " (actual/wanted)\n");
+    return 0;
+}
+
+/* PLUMB_FAKE_I2C_CHIP=adxl355, TEMP=1795, MG=250,-500,1000: IDs, read-only registers, power-on
+ * values, the 20-bit left-justified encoding at the running range, FIFO_DATA's entries (x
+ * marker, empty indicator, no auto-increment), FILTER refused while measuring, STATUS's FIFO_OVR
+ * cleared by reading it, RESET. */
+static void scenario_adxl355(void)
+{
+    int fd = open_device(O_RDWR);
+    expect("OPEN %s -> ok", device_path);
+    uint8_t buffer[16];
+    int error;
+    CHECK(rdwr_read(fd, 0x53, 0x00, buffer, 1, &error) == -1 && error == EREMOTEIO, "nothing at 0x53");
+    expect("RDWR n=2 w@53[00] r@53#1 -> EREMOTEIO");
+
+    read_at(fd, 0x1D, 0x00, buffer, 4);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0xAD, 0x1D, 0xED, 0x01}, 4, "IDs"), "DEVID_AD DEVID_MST PARTID REVID");
+    write_at(fd, 0x1D, 0x02, 0x12);
+    CHECK(byte_at(fd, 0x1D, 0x02) == 0xED, "PARTID is read-only");
+    read_at(fd, 0x1D, 0x28, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x00, 0x60, 0x00, 0x00, 0x81, 0x01}, 6, "FILTER…POWER_CTL"),
+          "power-on values");
+    read_at(fd, 0x1D, 0x06, buffer, 2);
+    CHECK(buffer[0] == 0x07 && buffer[1] == 0x03, "TEMP2/TEMP1 of 1795: %02x %02x", buffer[0], buffer[1]);
+    /* ±2.048 g: 256 000 LSB/g; x 64000, y -128000, z 256000, left-justified. */
+    read_at(fd, 0x1D, 0x08, buffer, 9);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x0F, 0xA0, 0x00, 0xE0, 0xC0, 0x00, 0x3E, 0x80, 0x00}, 9, "data"),
+          "XDATA3…ZDATA1 at ±2.048 g");
+    CHECK(byte_at(fd, 0x1D, 0x05) == 0, "FIFO_ENTRIES in standby");
+    read_at(fd, 0x1D, 0x11, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0, 0, 0x02, 0, 0, 0x02}, 6, "empty"), "an empty FIFO's entries");
+
+    /* 3.906 Hz (a sample every 256 ms), ±8.192 g, measure; FILTER then refuses a change. */
+    write_at(fd, 0x1D, 0x28, 0x0A);
+    write_at(fd, 0x1D, 0x2C, 0x83);
+    write_at(fd, 0x1D, 0x2D, 0x00);
+    write_at(fd, 0x1D, 0x28, 0x05);
+    CHECK(byte_at(fd, 0x1D, 0x28) == 0x0A, "FILTER is not written while measuring");
+    int entries = 0;
+    for (int polls = 0; polls < 100 && entries == 0; polls++) {
+        sleep_ms(20);
+        entries = byte_at(fd, 0x1D, 0x05);
+    }
+    CHECK(entries == 3, "one set after the first period: %d entries", entries);
+    /* ±8.192 g: 64 000 LSB/g; x 16000 with the x marker, y -32000, z 64000, then empty. */
+    read_at(fd, 0x1D, 0x11, buffer, 12);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x03, 0xE8, 0x01, 0xF8, 0x30, 0x00, 0x0F, 0xA0, 0x00, 0, 0, 0x02}, 12,
+                    "FIFO_DATA"),
+          "a set, then the empty indicator");
+    CHECK(byte_at(fd, 0x1D, 0x05) == 0, "the set was popped");
+
+    /* 4000 Hz for 20 ms: 80 sets into 32; STATUS shows FIFO_OVR once. */
+    write_at(fd, 0x1D, 0x2D, 0x01);
+    write_at(fd, 0x1D, 0x28, 0x00);
+    write_at(fd, 0x1D, 0x2D, 0x00);
+    sleep_ms(20);
+    write_at(fd, 0x1D, 0x2D, 0x01);
+    CHECK(byte_at(fd, 0x1D, 0x05) == 96, "a full FIFO holds 96 entries");
+    uint8_t status = byte_at(fd, 0x1D, 0x04);
+    CHECK(status == 0x07, "STATUS DATA_RDY, FIFO_FULL, FIFO_OVR: %02x", status);
+    status = byte_at(fd, 0x1D, 0x04);
+    CHECK(status == 0x03, "FIFO_OVR cleared by reading STATUS: %02x", status);
+
+    write_at(fd, 0x1D, 0x2F, 0x52);
+    read_at(fd, 0x1D, 0x28, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x00, 0x60, 0x00, 0x00, 0x81, 0x01}, 6, "after RESET"), "RESET");
+    CHECK(byte_at(fd, 0x1D, 0x05) == 0, "RESET empties the FIFO");
+    /* The self-test force with ST1 and ST2: x 250 + 300 mg, 140800 counts at ±2.048 g. */
+    write_at(fd, 0x1D, 0x2E, 0x01);
+    read_at(fd, 0x1D, 0x08, buffer, 3);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x0F, 0xA0, 0x00}, 3, "ST1 alone"), "no force with ST1 alone");
+    write_at(fd, 0x1D, 0x2E, 0x03);
+    read_at(fd, 0x1D, 0x08, buffer, 3);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x22, 0x60, 0x00}, 3, "ST1 and ST2"), "the force on x");
+    close_device(fd);
+}
+
+/* PLUMB_FAKE_I2C_CHIP=mpu6050, TEMP=-521, MG=250,-500,1000: WHO_AM_I, power-on SLEEP, the
+ * big-endian encoding at AFS_SEL, the FIFO fed only with FIFO_EN and USER_CTRL's FIFO_EN, FIFO_R_W
+ * without auto-increment, INT_STATUS cleared by reading it, the 1024-byte FIFO overflowing out of
+ * alignment, FIFO_RESET and DEVICE_RESET clearing themselves. */
+static void scenario_mpu(void)
+{
+    int fd = open_device(O_RDWR);
+    expect("OPEN %s -> ok", device_path);
+    uint8_t buffer[16];
+    CHECK(byte_at(fd, 0x68, 0x75) == 0x68, "WHO_AM_I");
+    write_at(fd, 0x68, 0x75, 0x12);
+    CHECK(byte_at(fd, 0x68, 0x75) == 0x68, "WHO_AM_I is read-only");
+    CHECK(byte_at(fd, 0x68, 0x6B) == 0x40, "asleep at power-on");
+    read_at(fd, 0x68, 0x41, buffer, 2);
+    CHECK(buffer[0] == 0xFD && buffer[1] == 0xF7, "TEMP_OUT of -521: %02x %02x", buffer[0], buffer[1]);
+    /* ±2 g: 16384 LSB/g. */
+    read_at(fd, 0x68, 0x3B, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x10, 0x00, 0xE0, 0x00, 0x40, 0x00}, 6, "ACCEL_*OUT"), "at ±2 g");
+    read_at(fd, 0x68, 0x72, buffer, 2);
+    CHECK(buffer[0] == 0 && buffer[1] == 0, "FIFO_COUNT asleep");
+
+    /* A sample every 256 ms (1 kHz / 256), ±8 g, the accelerometer into the FIFO, awake. */
+    write_at(fd, 0x68, 0x19, 0xFF);
+    write_at(fd, 0x68, 0x1A, 0x01);
+    write_at(fd, 0x68, 0x1C, 0x10);
+    write_at(fd, 0x68, 0x23, 0x08);
+    write_at(fd, 0x68, 0x6A, 0x44);
+    CHECK(byte_at(fd, 0x68, 0x6A) == 0x40, "FIFO_RESET clears itself");
+    write_at(fd, 0x68, 0x6B, 0x01);
+    unsigned count = 0;
+    for (int polls = 0; polls < 100 && count == 0; polls++) {
+        sleep_ms(20);
+        read_at(fd, 0x68, 0x72, buffer, 2);
+        count = (unsigned)buffer[0] << 8 | buffer[1];
+    }
+    CHECK(count == 6, "one sample after the first period: %u bytes", count);
+    CHECK(byte_at(fd, 0x68, 0x3A) == 0x01, "INT_STATUS DATA_RDY");
+    CHECK(byte_at(fd, 0x68, 0x3A) == 0x00, "INT_STATUS cleared by reading it");
+    /* ±8 g: 4096 LSB/g; then the empty FIFO repeats the last byte. */
+    read_at(fd, 0x68, 0x74, buffer, 8);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x04, 0x00, 0xF8, 0x00, 0x10, 0x00, 0x00, 0x00}, 8, "FIFO_R_W"),
+          "a sample from FIFO_R_W");
+    read_at(fd, 0x68, 0x72, buffer, 2);
+    CHECK(buffer[0] == 0 && buffer[1] == 0, "the sample was popped");
+
+    /* 1 kHz for 300 ms: 1800 bytes into 1024, out of step with the samples. */
+    write_at(fd, 0x68, 0x19, 0x00);
+    sleep_ms(300);
+    write_at(fd, 0x68, 0x6B, 0x41);
+    read_at(fd, 0x68, 0x72, buffer, 2);
+    CHECK(buffer[0] == 0x04 && buffer[1] == 0x00, "a full FIFO_COUNT is 1024: %02x %02x", buffer[0], buffer[1]);
+    CHECK(byte_at(fd, 0x68, 0x3A) == 0x11, "INT_STATUS FIFO_OFLOW_INT and DATA_RDY");
+    write_at(fd, 0x68, 0x6A, 0x44);
+    read_at(fd, 0x68, 0x72, buffer, 2);
+    CHECK(buffer[0] == 0 && buffer[1] == 0, "FIFO_RESET empties it");
+
+    write_at(fd, 0x68, 0x6B, 0x80);
+    CHECK(byte_at(fd, 0x68, 0x6B) == 0x40, "DEVICE_RESET: asleep, the bit cleared");
+    CHECK(byte_at(fd, 0x68, 0x1C) == 0x00 && byte_at(fd, 0x68, 0x6A) == 0x00, "DEVICE_RESET: registers at 0");
+    /* The factory trims (code 16 on each axis), read-only; XA_ST at ±2 g: x 250 + 559 mg. */
+    write_at(fd, 0x68, 0x0D, 0x00);
+    read_at(fd, 0x68, 0x0D, buffer, 4);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x80, 0x80, 0x80, 0x00}, 4, "SELF_TEST_X…A"), "the trims");
+    write_at(fd, 0x68, 0x1C, 0x80);
+    read_at(fd, 0x68, 0x3B, buffer, 6);
+    CHECK(bytes_are(buffer, (const uint8_t[]){0x33, 0xC6, 0xE0, 0x00, 0x40, 0x00}, 6, "XA_ST"), "the force on x only");
+    close_device(fd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -1137,6 +1323,10 @@ int main(int argc, char **argv)
         scenario_timed_fifo();
     } else if (strcmp(scenario, "one-read-last") == 0) {
         scenario_one_read_last();
+    } else if (strcmp(scenario, "adxl355") == 0) {
+        scenario_adxl355();
+    } else if (strcmp(scenario, "mpu") == 0) {
+        scenario_mpu();
     } else if (strcmp(scenario, "noop") == 0) {
         return 0;
     } else {

@@ -85,6 +85,8 @@ scenario fork
 scenario timed-fifo PLUMB_FAKE_I2C_FIFO=timed
 scenario one-read-last PLUMB_FAKE_I2C_RDWR_READS=last
 scenario no-log PLUMB_FAKE_I2C_LOG=
+scenario adxl355 PLUMB_FAKE_I2C_CHIP=adxl355 PLUMB_FAKE_I2C_TEMP=1795 PLUMB_FAKE_I2C_MG=250,-500,1000
+scenario mpu PLUMB_FAKE_I2C_CHIP=mpu6050 PLUMB_FAKE_I2C_TEMP=-521 PLUMB_FAKE_I2C_MG=250,-500,1000
 
 # Without PLUMB_FAKE_I2C_PATH the library is inert: the path is a missing file, no log.
 inactive() {
@@ -101,11 +103,12 @@ passthrough() {
 }
 raw passthrough passthrough
 
-# An invalid variable ends the process with status 86 and names the variable on stderr.
+# An invalid variable ends the process with status 86 and names the variable on stderr. With
+# several settings, the last is the one named (the others are valid on their own: the chip).
 config_error() {
-    setting=$1
     status=0
-    env PLUMB_FAKE_I2C_PATH="$device" "$setting" LD_PRELOAD="$lib" \
+    for setting in "$@"; do :; done
+    env PLUMB_FAKE_I2C_PATH="$device" "$@" LD_PRELOAD="$lib" \
         "$work/selfcheck" noop "$device" "$work/noop.log" 2>"$work/stderr" || status=$?
     if [ "$status" -ne 86 ] || ! grep -q "^fake_i2c_dev: invalid ${setting%%=*}=" "$work/stderr"; then
         echo "  $setting: status $status, stderr: $(cat "$work/stderr")" >&2
@@ -117,8 +120,18 @@ for setting in PLUMB_FAKE_I2C_XYZ=1,2 PLUMB_FAKE_I2C_XYZ=0,0,40000 PLUMB_FAKE_I2
     PLUMB_FAKE_I2C_FUNCS=zz PLUMB_FAKE_I2C_FUNCS=0x PLUMB_FAKE_I2C_FAULT=boom \
     PLUMB_FAKE_I2C_FAULT=eio-after: PLUMB_FAKE_I2C_FAULT=eio-after:-1 \
     PLUMB_FAKE_I2C_OPEN_ERRNO=EWHAT PLUMB_FAKE_I2C_OPEN_ERRNO=0 PLUMB_FAKE_I2C_NACK_ERRNO=x \
-    PLUMB_FAKE_I2C_SLAVE_ERRNO=99999 PLUMB_FAKE_I2C_FIFO=sometimes PLUMB_FAKE_I2C_RDWR_READS=first; do
+    PLUMB_FAKE_I2C_SLAVE_ERRNO=99999 PLUMB_FAKE_I2C_FIFO=sometimes PLUMB_FAKE_I2C_RDWR_READS=first \
+    PLUMB_FAKE_I2C_CHIP=adxl999 PLUMB_FAKE_I2C_CHIP=MPU6050; do
     raw "config error $setting" config_error "$setting"
+done
+# Each chip takes only the variables that describe it.
+for chip_setting in "PLUMB_FAKE_I2C_CHIP=adxl355 PLUMB_FAKE_I2C_XYZ=0,0,256" \
+    "PLUMB_FAKE_I2C_CHIP=mpu6050 PLUMB_FAKE_I2C_FIFO=timed" "PLUMB_FAKE_I2C_CHIP=adxl345 PLUMB_FAKE_I2C_MG=0,0,1000" \
+    "PLUMB_FAKE_I2C_CHIP=adxl345 PLUMB_FAKE_I2C_TEMP=100" "PLUMB_FAKE_I2C_CHIP=adxl355 PLUMB_FAKE_I2C_TEMP=4096" \
+    "PLUMB_FAKE_I2C_CHIP=mpu9250 PLUMB_FAKE_I2C_TEMP=40000" "PLUMB_FAKE_I2C_CHIP=mpu6500 PLUMB_FAKE_I2C_MG=0,0,1g" \
+    "PLUMB_FAKE_I2C_CHIP=adxl345 PLUMB_FAKE_I2C_ST_MG=0,0,0" "PLUMB_FAKE_I2C_CHIP=adxl355 PLUMB_FAKE_I2C_ST_MG=1,2"; do
+    # shellcheck disable=SC2086 # two settings, split on purpose
+    raw "config error $chip_setting" config_error $chip_setting
 done
 # ...but the inert library ignores them.
 raw "inert ignores config" env PLUMB_FAKE_I2C_XYZ=bogus LD_PRELOAD="$lib" \
