@@ -70,8 +70,8 @@ extension SimulatedADXL355 {
             /// Offset drift, ±0.02 mg/°C (the typical figure issue 19 quotes; the maximum is
             /// 0.15 mg/°C, Analog Devices' EVAL-ADXL355-PMDZ guide).
             public static let offsetDriftGPerDegree = 0.02e-3
-            /// Sensitivity, ±1 % (see the driver's notes: the initial tolerance could not be
-            /// checked against the PDF for this change).
+            /// Sensitivity, ±1 %: Plumb's assumption of a typical spread. The datasheet's limits
+            /// are ±8 % (235,520…276,480 LSB/g at ±2.048 g, as published drivers quote it).
             public static let gain = 0.01
             /// Cross-axis sensitivity, ±1 % per term.
             public static let crossAxis = 0.01
