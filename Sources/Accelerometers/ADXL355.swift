@@ -6,8 +6,11 @@ import PlumbSync
 /// against Linux's `drivers/iio/accel/adxl355_core.c` and Analog Devices' no-OS `adxl355` driver
 /// (register map, reset values, IDs, the 0x52 reset code, the FIFO's x-axis marker in bit 0 and
 /// empty indicator in bit 1 of each entry's third byte, the temperature's 1885 LSB and −9.05
-/// LSB/°C). The PDF itself was not at hand when this was written: its revision letter, and the
-/// self-test limits and sensitivity tolerance, were taken from memory and want a check against it.
+/// LSB/°C, the 96-entry FIFO, the FILTER table: the low-pass corner a quarter of the rate, the
+/// high-pass corners 24.7 × 10⁻⁴ × ODR and down). The PDF itself was not at hand: Rev. D is the
+/// revision other projects cite as current; the self-test limits were checked only against
+/// secondary sources, and the sensitivity, offset and cross-axis tolerances not at all
+/// (docs/chips/adxl355.md).
 ///
 /// The driver reads like the datasheet: probe DEVID_AD, DEVID_MST and PARTID; reset, write RANGE
 /// and FILTER in standby and only then clear POWER_CTL's standby bit; drain the FIFO in whole

@@ -8,14 +8,16 @@ extension ADXL355 {
     ///   81 SCL periods; with the addressing and FIFO_ENTRIES reads of a drain, Plumb keeps a bus
     ///   under half loaded: 100 kHz carries up to 500 Hz, 400 kHz up to 2000 Hz, and 4000 Hz needs
     ///   Fast-mode Plus (1 MHz).
-    /// - Noise: 25 µg/√Hz typical on every axis at ±2.048 g (the datasheet's figure), over the
-    ///   noise bandwidth of ``noiseBandwidthHz(rateHz:)``.
+    /// - Noise: 22.5 µg/√Hz typical on every axis at ±2.048 g (Rev. D's figure; 25 µg/√Hz at
+    ///   ±8.192 g, and 25 in the datasheet's earlier revisions), over the noise bandwidth of
+    ///   ``noiseBandwidthHz(rateHz:)``.
     /// - FIFO: 96 axis entries, 32 x/y/z sets.
     /// - Temperature: TEMP2/TEMP1, 12 bits, 1885 LSB at 25 °C, −9.05 LSB/°C.
     /// - Self-test (ST1 then ST2, the change per axis): X and Y +0.1…+0.6 g, Z +0.5…+3.0 g around
     ///   the typical 0.3, 0.3 and 1.5 g; the chip's internal regulators make it independent of the
-    ///   supply from 2.25 to 3.6 V. (These limits could not be checked against the PDF for this
-    ///   change; see ``selfTestLimitsG``.)
+    ///   supply from 2.25 to 3.6 V. (Not read from the PDF: the typical responses are Analog
+    ///   Devices' EngineerZone answer, the limits those a published ADXL355 library prints; see
+    ///   ``selfTestLimitsG``.)
     public static let description = ChipDescription(
         model: model, kind: "adxl355", aliases: [], addresses: addresses,
         identification: [
@@ -36,8 +38,8 @@ extension ADXL355 {
                                    supplyRange: supplyRange),
         datasheet: "ADXL354/ADXL355 datasheet Rev. D")
 
-    /// 25 µg/√Hz, in g/√Hz.
-    public static let noiseDensityG = 25e-6
+    /// 22.5 µg/√Hz, in g/√Hz: Rev. D's typical figure at ±2.048 g, the range Plumb samples at.
+    public static let noiseDensityG = 22.5e-6
 
     /// The nominal temperature transfer function.
     public static let temperatureSensor = TemperatureSensor(

@@ -15,7 +15,8 @@ extension SimulatedADXL355 {
         /// simulator's model, ``MachineVibration``); nil (default) for none. Its tones' phases and
         /// noise come from ``seed``; change it at run time with ``SimulatedADXL355/setVibration(_:)``.
         public var vibration: MachineVibration?
-        /// Noise density per axis in g/√Hz; the datasheet's typical 25 µg/√Hz by default.
+        /// Noise density per axis in g/√Hz; the datasheet's typical 22.5 µg/√Hz (Rev. D, ±2.048 g)
+        /// by default.
         public var noiseDensity: Vector3
         /// Zero-g offset per axis, in g.
         public var offset: Vector3
@@ -79,13 +80,14 @@ extension SimulatedADXL355 {
 
         /// The typical error bounds each random part is drawn within, uniformly.
         public enum TypicalErrors {
-            /// Zero-g offset, ±25 mg on every axis (datasheet typical).
+            /// Zero-g offset, ±25 mg on every axis (datasheet typical, from memory: not checked
+            /// against the PDF).
             public static let offsetG = 0.025
-            /// Offset drift, ±0.02 mg/°C (the typical figure issue 19 quotes; the datasheet's
-            /// maximum is larger).
+            /// Offset drift, ±0.02 mg/°C (the typical figure issue 19 quotes; the maximum is
+            /// 0.15 mg/°C, Analog Devices' EVAL-ADXL355-PMDZ guide).
             public static let offsetDriftGPerDegree = 0.02e-3
-            /// Sensitivity, ±1 % (see the driver's notes: the initial tolerance could not be
-            /// checked against the PDF for this change).
+            /// Sensitivity, ±1 %: Plumb's assumption of a typical spread. The datasheet's limits
+            /// are ±8 % (235,520…276,480 LSB/g at ±2.048 g, as published drivers quote it).
             public static let gain = 0.01
             /// Cross-axis sensitivity, ±1 % per term.
             public static let crossAxis = 0.01

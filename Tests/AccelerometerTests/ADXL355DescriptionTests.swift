@@ -25,7 +25,7 @@ struct ADXL355DescriptionTests {
         #expect(chip.rates.first { $0.hertz == 2000 }?.minimumBusKHz == 400)
         #expect(chip.rates.first { $0.hertz == 4000 }?.minimumBusKHz == 1000)
         #expect(chip.sampleBits == 20 && chip.fifoDepth == 32)
-        #expect(chip.noiseDensity == Vector3(x: 25e-6, y: 25e-6, z: 25e-6))
+        #expect(chip.noiseDensity == Vector3(x: 22.5e-6, y: 22.5e-6, z: 22.5e-6))
         let temperature = chip.temperature
         #expect(temperature?.register == 0x06 && temperature?.byteCount == 2)
         #expect(temperature?.celsius(raw: 1885) == 25)

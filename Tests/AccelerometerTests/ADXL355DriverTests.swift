@@ -90,7 +90,7 @@ struct ADXL355DriverTests {
             #expect(samples.count == rig.chip.statistics.samplesProduced && samples.count >= 124)
             #expect(reports.allSatisfy { !$0.overrun && $0.clipped == 0 })
             let mean = samples.reduce(Vector3.zero, +) / Double(samples.count)
-            // 175 µg rms per sample at 125 Hz; the mean of 125 is good to about 16 µg; the
+            // 158 µg rms per sample at 125 Hz; the mean of 125 is good to about 14 µg; the
             // quantisation at ±8 g is 15.6 µg.
             for (read, truth) in [(mean.x, gravity.x), (mean.y, gravity.y), (mean.z, gravity.z)] {
                 #expect(abs(read - truth) < 1e-4, "range \(range): \(mean) for \(gravity)")
