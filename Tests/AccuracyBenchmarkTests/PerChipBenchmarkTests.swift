@@ -95,4 +95,23 @@ struct PerChipBenchmarkTests {
         if model == .adxl355 { #expect(own.x < adxl345.x / 10, "\(own)") }
         #expect(own != adxl345)
     }
+
+    @Test func theADXL355sRepeatabilityIsItsNoiseAndTenTimesTheNoiseFailsTheTarget() throws {
+        var options = Self.short
+        options.repeatabilitySeconds = 40
+        func repeatability(_ density: Double) throws -> (measured: Double, closedForm: Double) {
+            let chip = BenchChip(adxl355: SimulatedADXL355.Configuration(noiseDensity: Vector3(x: 1, y: 1, z: 1) * density))
+            let bench = ChipBenchmark(chip: chip, options: options)
+            // One axis's noise over the noise bandwidth, on a mean of a window's samples, as an angle.
+            let perSample = density * ADXL355.noiseBandwidthHz(rateHz: chip.rateHz).squareRoot()
+            let samples = Double(bench.samplesPerBlock * ChipBenchmark.agentPipeline(.identity).windowBlocks)
+            return (try bench.repeatability(.identity), perSample / samples.squareRoot() * 180 / Double.pi)
+        }
+        let datasheet = try repeatability(ADXL355.noiseDensityG)
+        #expect(datasheet.measured > datasheet.closedForm / 2 && datasheet.measured < datasheet.closedForm * 2, "\(datasheet)")
+        let target = try #require(AccuracyReport.Targets.of(.adxl355).repeatability)
+        #expect(datasheet.measured < target)
+        let noisy = try repeatability(ADXL355.noiseDensityG * 10)
+        #expect(noisy.measured > datasheet.measured * 5 && noisy.measured > target, "\(noisy) against \(datasheet)")
+    }
 }
