@@ -128,11 +128,11 @@ let package = Package(
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
             "Accelerometers", "Calibrating", "I2C", "Persistence", "PlumbDomain", "Sampling", "Settings",
-            "SimulatedADXL345",
+            "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync", "Vibration", "VibrationVocabulary",
+            "PlumbSync", "SimulatedADXL355", "SimulatedMPU6050", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Test support: libraries that only tests link
@@ -171,7 +171,8 @@ let package = Package(
         ]),
         .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "PlumbDomain"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
-            "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345",
+            "Accelerometers", "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345", "SimulatedADXL355",
+            "SimulatedMPU6050",
         ]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "PlumbDomain",

@@ -7,19 +7,19 @@ import SimulatedADXL345
 /// The two figures that watch the agent's pipeline over time: repeatability and settling. Both use
 /// the agent's own settings, 1 s window included, since they are about the readings it publishes.
 extension ChipBenchmark {
-    /// 1σ of consecutive, non-overlapping 1 s means at 100 Hz with the chip still and level: the
+    /// 1σ of consecutive, non-overlapping 1 s means at the chip's rate (100 Hz; 125 on the ADXL355) with the chip still and level: the
     /// agent's reading taken once per window length. The worse of roll and pitch, in degrees.
     public func repeatability(_ calibration: Calibration) throws -> Double {
         let settings = Self.agentPipeline(calibration)
         let sampler = try chip.startSampling(in: .level)
         defer { try? chip.driver.stop() }
-        var pipeline = LevelPipeline(settings: settings)
+        var pipeline = LevelPipeline(settings: chip.judged(settings))
         let windows = max(2, Int((options.repeatabilitySeconds / Self.agentSettings.averageWindowS).rounded()))
         var rolls: [Double] = [], pitches: [Double] = []
         for _ in 0..<windows {
             var latest: Measurement?
             for _ in 0..<settings.windowBlocks {
-                latest = pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock))
+                latest = pipeline.add(try sampler.nextBatch(samples: samplesPerBlock))
             }
             guard let attitude = latest?.attitude else { continue }
             rolls.append(attitude.roll.degrees)
@@ -61,12 +61,12 @@ extension ChipBenchmark {
         let settings = Self.agentPipeline(calibration)
         let sampler = try chip.startSampling(in: .level)
         defer { try? chip.driver.stop() }
-        var pipeline = LevelPipeline(settings: settings)
-        let block = Double(Self.samplesPerBlock) / BenchChip.rateHz
+        var pipeline = LevelPipeline(settings: chip.judged(settings))
+        let block = Double(samplesPerBlock) / chip.rateHz
         let window = Double(settings.windowBlocks) * block
         // Two windows at 0° first, so the window is full and steady before the step.
         for _ in 0..<(2 * settings.windowBlocks) {
-            pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock))
+            pipeline.add(try sampler.nextBatch(samples: samplesPerBlock))
         }
         // `square` is level during even periods and stepped during odd ones: with the period
         // set to the step's time, the first edge is the step and the next is far beyond the run.
@@ -74,7 +74,7 @@ extension ChipBenchmark {
         chip.simulator.setScene(.square(roll: .zero, pitch: .zero, step: Angle(degrees: 1), period: stepTime))
         var readings: [(time: Double, attitude: Attitude)] = []
         while (readings.last?.time ?? stepTime) - stepTime < window + options.settlingHorizon {
-            guard let measurement = pipeline.add(try sampler.nextBatch(samples: Self.samplesPerBlock)),
+            guard let measurement = pipeline.add(try sampler.nextBatch(samples: samplesPerBlock)),
                   measurement.time >= stepTime else { continue }
             readings.append((measurement.time, measurement.attitude))
         }

@@ -40,7 +40,7 @@ public struct ChipFigures: Sendable {
     public var sixPointTo45 = 0.0
     /// The zero error after a reversal alone: the worst of roll and pitch on a level surface.
     public var reversalZero = 0.0
-    /// 1σ of consecutive 1 s means at 100 Hz, still: the worse of roll and pitch.
+    /// 1σ of consecutive 1 s means at the chip's rate, still: the worse of roll and pitch.
     public var repeatability = 0.0
     /// Seconds from a 1° step to the reading staying within the band.
     public var settling = 0.0
@@ -65,12 +65,13 @@ public struct ChipBenchmark {
 
     /// The agent's live settings at their defaults: 100 Hz, a 1 s window, flat mount.
     public static let agentSettings = LiveSettings()
-    /// Samples per block at the agent's default rate, as its sampling service takes them.
-    public static let samplesPerBlock = SampleBatch.samplesPerBlock(rateHz: agentSettings.sampleRateHz)
+    /// Samples per block at the chip's rate, as the agent's sampling service takes them (10 at
+    /// 100 Hz).
+    public var samplesPerBlock: Int { SampleBatch.samplesPerBlock(rateHz: chip.rateHz) }
 
-    /// A random typical part (``SimulatedADXL345/Configuration/randomTypicalPart(seed:scene:)``).
-    public init(seed: UInt64, options: AccuracyOptions = AccuracyOptions()) {
-        self.init(chip: BenchChip(configuration: .randomTypicalPart(seed: seed)), seed: seed, options: options)
+    /// A random typical part of `model` (each simulator's `randomTypicalPart(seed:)`).
+    public init(seed: UInt64, model: BenchChipModel = .adxl345, options: AccuracyOptions = AccuracyOptions()) {
+        self.init(chip: BenchChip(model: model, seed: seed), seed: seed, options: options)
     }
 
     /// Any chip, such as an ideal one for a test.
@@ -89,7 +90,7 @@ public struct ChipBenchmark {
     /// The agent's pipeline with its window stretched to ``AccuracyOptions/attitudeSeconds``.
     func readingPipeline(_ calibration: Calibration) -> PipelineSettings {
         var settings = Self.agentPipeline(calibration)
-        let blockSeconds = Double(Self.samplesPerBlock) / BenchChip.rateHz
+        let blockSeconds = Double(samplesPerBlock) / chip.rateHz
         settings.windowBlocks = max(1, Int((options.attitudeSeconds / blockSeconds).rounded()))
         return settings
     }
@@ -99,7 +100,7 @@ public struct ChipBenchmark {
                        at attitudes: [BenchAttitude] = BenchAttitude.all) throws -> [(BenchAttitude, AttitudeError)] {
         let settings = readingPipeline(calibration)
         return try attitudes.map { attitude in
-            let measurement = try chip.measure(attitude.pose, settings: settings, samplesPerBlock: Self.samplesPerBlock,
+            let measurement = try chip.measure(attitude.pose, settings: settings, samplesPerBlock: samplesPerBlock,
                                                zero: zero)
             return (attitude, AttitudeError(measured: measurement.attitude, truth: attitude.truth))
         }
@@ -108,7 +109,7 @@ public struct ChipBenchmark {
     /// The zero `zero` stores, taken raw with the chip flat at 0°: the window's calibrated
     /// device-frame gravity, as ``LevelPipeline/zeroHere()`` keeps it.
     public func rawZero() throws -> Vector3 {
-        try chip.measure(.level, settings: readingPipeline(.identity), samplesPerBlock: Self.samplesPerBlock).deviceGravity
+        try chip.measure(.level, settings: readingPipeline(.identity), samplesPerBlock: samplesPerBlock).deviceGravity
     }
 
     /// Every figure for this chip.

@@ -130,7 +130,7 @@ public struct FilterBenchmark: Sendable {
     /// Starts the sampler on `chip` at `rateHz` and ±16 g, the agent's range.
     private func sampler(_ chip: BenchChip, rateHz: Double) throws(SensorError) -> Sampler {
         let sampler = Sampler(chip: chip.driver, clock: chip.clock)
-        try sampler.start(SamplingRequest(rateHz: rateHz, rangeG: BenchChip.rangeG))
+        try sampler.start(SamplingRequest(rateHz: rateHz, rangeG: chip.rangeG))
         return sampler
     }
 

@@ -23,6 +23,12 @@ func benchmarkVibration() {
     } catch {
         print("vibration benchmark failed: \(error)")
     }
+    do {
+        print("  per chip:        the figures one tone allows, on the other chips")
+        try benchmarkVibrationPerChip()
+    } catch {
+        print("vibration benchmark per chip failed: \(error)")
+    }
     print("                   \(figure(clock.now() - wallStart, 1)) s (\(figure(cpuSeconds() - cpuStart, 1)) s CPU)")
 }
 
