@@ -109,29 +109,10 @@ public final class BenchChip {
     /// The request the bench samples with: the chip's rate and range.
     public var request: SamplingRequest { SamplingRequest(rateHz: rateHz, rangeG: rangeG) }
 
-    /// The pipeline's stillness judgement for this chip at the rate it runs, read from the driver
-    /// once it has started (the MPU-6050's low-pass is chosen by ``Accelerometer/start(_:)``).
-    ///
-    /// The ADXL345 keeps ``Stability/adxl345(odrHz:)``, as the agent has it; the others get their
-    /// description's noise over their noise bandwidth at the rate. A private stand-in for the
-    /// generic helper being written elsewhere: swap it for that when it lands.
+    /// The pipeline's stillness judgement for this chip at the rate it runs: its description's
+    /// noise there, as the agent's (``ChipDescription/stability(rateHz:)``).
     public func stability() -> Stability {
-        Self.stability(model: model, description: description, driver: driver, rateHz: rateHz)
-    }
-
-    private static func stability(model: BenchChipModel, description: ChipDescription, driver: any Accelerometer,
-                                  rateHz: Double) -> Stability {
-        let bandwidthHz: Double
-        switch model {
-        case .adxl345:
-            return .adxl345(odrHz: rateHz)
-        case .adxl355:
-            bandwidthHz = ADXL355.noiseBandwidthHz(rateHz: rateHz)
-        case .mpu6050:
-            // The driver's low-pass after start; before it, half the rate (the widest it may pick).
-            bandwidthHz = (driver as? MPU6050)?.bandwidthHz ?? rateHz / 2
-        }
-        return Stability(expectedNoise: description.expectedRMS(bandwidthHz: bandwidthHz))
+        driver.chip.stability(rateHz: rateHz)
     }
 
     /// `settings` with this chip's stillness judgement (``stability()``): call once the chip runs.
@@ -146,7 +127,7 @@ public final class BenchChip {
         do {
             let identity = try driver.probe()
             return .init(bus: simulator.name, address: driver.address.description,
-                         devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true))
+                         devid: "0x" + String(identity.deviceID, radix: 16, uppercase: true), model: driver.chip.model)
         } catch {
             throw CalibrationFailure(.sensor(error))
         }
@@ -159,21 +140,10 @@ public final class BenchChip {
         _ body: (CalibrationSession) throws(CalibrationFailure) -> CalibrationRecord
     ) throws(CalibrationFailure) -> CalibrationRecord {
         simulator.run(script)
-        let session = CalibrationSession(chip: calibrationChip, guide: RecordingGuide(), timeout: timeout, clock: clock)
+        let session = CalibrationSession(chip: driver, guide: RecordingGuide(), timeout: timeout, clock: clock)
         try session.start()
         defer { session.stop() }
         return try body(session)
-    }
-
-    /// The driver as the calibration session sees it: ``CalibrationSession/start()`` asks for
-    /// ±16 g, the ADXL345's range, which the ADXL355 refuses (2, 4 or 8) and the MPU-6050 would
-    /// be calibrated at though the bench reads it at ±2 g. Forwarded with the range swapped for the
-    /// bench's; the rate is the session's (100 Hz, the driver picks its nearest). On the ADXL345
-    /// the request is unchanged. A work-around until the session asks the description.
-    private var calibrationChip: any Accelerometer { Self.atRange(driver, rangeG) }
-
-    private static func atRange<Chip: Accelerometer>(_ chip: Chip, _ rangeG: Int) -> any Accelerometer {
-        RangeHeldChip(chip, rangeG: rangeG)
     }
 
     /// The tumble through ``SixPointProcedure``, the code `plumb calibrate six-point` runs: the
@@ -229,43 +199,4 @@ public final class BenchChip {
         guard let latest else { throw .noData(model: description.model, seconds: 0, bus: simulator.name) }
         return latest
     }
-}
-
-/// A driver whose ``Accelerometer/start(_:)`` always asks for `rangeG`, whatever range it is
-/// asked for; everything else is forwarded unchanged.
-private final class RangeHeldChip<Chip: Accelerometer>: Accelerometer {
-    static var model: String { Chip.model }
-    static var description: ChipDescription { Chip.description }
-    let chip: Chip
-    let rangeG: Int
-
-    init(_ chip: Chip, rangeG: Int) {
-        self.chip = chip
-        self.rangeG = rangeG
-    }
-
-    var bus: any I2CBus { chip.bus }
-    var address: I2CAddress { chip.address }
-    func probe() throws(SensorError) -> ChipIdentity { try chip.probe() }
-    func start(_ request: SamplingRequest) throws(SensorError) -> SamplingSettings {
-        try chip.start(SamplingRequest(rateHz: request.rateHz, rangeG: rangeG))
-    }
-    func stop() throws(SensorError) { try chip.stop() }
-    func drain(into samples: inout [Vector3]) throws(SensorError) -> DrainReport { try chip.drain(into: &samples) }
-    func selfTest(supplyVoltage: Double) throws(SensorError) -> SelfTestReport {
-        try chip.selfTest(supplyVoltage: supplyVoltage)
-    }
-}
-
-/// The ADXL345's simulator has the scene controls (``SimulatedADXL345/setScene(_:)``, `setPose`,
-/// `run`) but does not declare ``SceneControls``, which the ADXL355's and the MPU-6050's do; the
-/// bench holds every simulator as `any I2CBus & SceneControls`, so it declares it here. The
-/// bench is single-threaded, so the change need not be one transaction; the ADXL345 simulator
-/// models no temperature, so setting one changes nothing. Remove once the simulator declares it.
-extension SimulatedADXL345: SceneControls {
-    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
-        setScene(change(scene, clock.now()))
-    }
-
-    public func setTemperature(_ celsius: Double) {}
 }

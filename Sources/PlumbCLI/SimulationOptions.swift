@@ -53,8 +53,8 @@ struct SimulationOptions {
         .value("--sim-motion", "KIND", "still (default); sweep (±2° rocking over 60 s); vibration (0.05 g at 25 Hz);\n"
                + "        square (+1° roll steps every 2 s on the monotonic clock, for latency benchmarks)."),
         .value("--sim-noise-lsb", "N", "Noise in the chip's own LSB, 0…100; 0 is noiseless. adxl345: X/Y LSB rms at ≤100 Hz\n"
-               + "        (default 0.75; Z scales to 1.1); adxl355: LSB/√Hz at ±2.048 g, 3.9 µg each (default 6.4,\n"
-               + "        25 µg/√Hz); mpu6050: LSB/√Hz at ±2 g, 61 µg each (default 6.55, 400 µg/√Hz)."),
+               + "        (default 0.75; Z scales to 1.1); adxl355: LSB/√Hz at ±2.048 g, 3.9 µg each (default 5.76,\n"
+               + "        22.5 µg/√Hz); mpu6050: LSB/√Hz at ±2 g, 61 µg each (default 6.55, 400 µg/√Hz)."),
         .value("--sim-offset-mg", "X,Y,Z", "Zero-g offset error in mg (typical adxl345 ±35, ±35, ±40; adxl355 ±25;\n"
                + "        mpu6050 ±50, ±50, ±80); default 0."),
         .value("--sim-gain-error", "PCT", "Sensitivity error in percent, one for all axes or X,Y,Z (typical adxl345 ±1–3.5,\n"

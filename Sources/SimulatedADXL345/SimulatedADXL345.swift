@@ -27,7 +27,7 @@ import PlumbSync
 /// drift; the self-test's bimodality.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
-public final class SimulatedADXL345: I2CBus {
+public final class SimulatedADXL345: I2CBus, SceneControls {
     /// `simulated ADXL345`.
     public let name = "simulated ADXL345"
     /// Always `.simulated`.
@@ -135,22 +135,16 @@ public final class SimulatedADXL345: I2CBus {
         state.withLock { $0.configuration.scene }
     }
 
-    /// Changes what the chip senses from now on: samples already due keep the old scene, so a
-    /// change is a clean step at the current clock time.
-    public func setScene(_ scene: SimulatedScene) {
-        withSynchronizedState { $0.configuration.scene = scene }
+    /// Replaces the scene under the lock, from the clock's current time: samples already due
+    /// keep the old scene, so a change is a clean step (``SceneControls``, which gives
+    /// `setScene`, `setPose` and `run` on it).
+    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
+        withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
     }
 
-    /// Starts `script` at the clock's current time: the chip is turned through its attitudes
-    /// from now on, then holds the last one.
-    public func run(_ script: AttitudeScript) {
-        withSynchronizedState { $0.configuration.scene = .scripted(script, start: $0.now) }
-    }
-
-    /// Holds the chip still in `pose` from now on.
-    public func setPose(_ pose: SimulatedPose) {
-        setScene(.pose(pose))
-    }
+    /// The ADXL345 has no temperature sensor Plumb reads, and the simulator models no drift:
+    /// nothing changes.
+    public func setTemperature(_ celsius: Double) {}
 
     /// The machine vibration on top of the scene; nil for none.
     public var vibration: MachineVibration? {

@@ -91,7 +91,7 @@ struct PerChipBenchmarkTests {
                                            samplesPerBlock: SampleBatch.samplesPerBlock(rateHz: chip.rateHz))
         #expect(measurement.isStable, "\(model): \(measurement.stillness)")
         // Its own noise, not the ADXL345's: the ADXL355's is about a twentieth of it.
-        let own = chip.stability().expectedNoise, adxl345 = Stability.adxl345(odrHz: chip.rateHz).expectedNoise
+        let own = chip.stability().expectedNoise, adxl345 = ADXL345.description.stability(rateHz: chip.rateHz).expectedNoise
         if model == .adxl355 { #expect(own.x < adxl345.x / 10, "\(own)") }
         #expect(own != adxl345)
     }
