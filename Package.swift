@@ -64,6 +64,12 @@ let package = Package(
             "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
         ]),
 
+        // The simulators by chip kind: which simulator plays which chip (`--sim-chip`), and a part
+        // built to a request (the `--sim-*` flags), for the command line.
+        .target(name: "SimulatedChips", dependencies: [
+            "Accelerometers", "I2C", "PlumbDomain", "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
+        ]),
+
         // MARK: The pipeline: samples to readings
         .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
 
@@ -109,8 +115,8 @@ let package = Package(
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedADXL355",
-            "SimulatedMPU6050", "StrictJSON", "PlumbSync",
+            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
+            "StrictJSON", "PlumbSync",
             "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:
@@ -158,7 +164,7 @@ let package = Package(
         ]),
         // PlumbCLI for the --sim-* flags, whose effects are checked through each chip's real driver.
         .testTarget(name: "AccelerometerTests", dependencies: [
-            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "I2C", "PlumbCLI", "PlumbDomain", "Sampling",
+            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "SimulatedChips", "I2C", "PlumbCLI", "PlumbDomain", "Sampling",
             "PlumbSync", "SimulatedMPU6050",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.

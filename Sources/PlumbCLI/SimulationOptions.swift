@@ -2,6 +2,7 @@ import Accelerometers
 import I2C
 import PlumbDomain
 import SimulatedADXL345
+import SimulatedChips
 
 /// The `--sim-*` flags: which chip is simulated (`--sim-chip`), its scene, imperfections and
 /// faults. Every flag applies to every chip, each in the chip's own terms (see

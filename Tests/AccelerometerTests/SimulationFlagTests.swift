@@ -3,6 +3,7 @@ import I2C
 @testable import PlumbCLI
 import PlumbDomain
 import SimulatedADXL345
+import SimulatedChips
 import Testing
 
 /// The chip `--sim-chip` and the `--sim-*` flags build, on a manual clock, with that chip's real
