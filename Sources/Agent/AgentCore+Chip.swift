@@ -37,9 +37,11 @@ extension AgentCore {
     }
 
     /// The chip runs at `rateHz`: a new operating point reconfigures the pipeline (its noise for
-    /// `stable`, its window in blocks).
+    /// `stable`, its window in blocks) and the vibration analysis (its windows and band are cut
+    /// by the rate the samples really come at).
     func chipRuns(atRateHz rateHz: Double) {
         guard sensor.runs(atRateHz: rateHz) else { return }
         pipeline.reconfigure(settings.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
+        configureVibration(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
     }
 }

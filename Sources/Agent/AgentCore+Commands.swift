@@ -91,7 +91,7 @@ extension AgentCore {
         }
         pipeline.reconfigure(new.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
         state.reconfigure(new)
-        configureVibration(new.vibration)
+        configureVibration(new.vibration(atRateHz: sensor.operatingPoint.rateHz))
         publishDiscovery(force: false)
         publishConfig()
         if !fromFile {

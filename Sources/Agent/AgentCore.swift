@@ -86,7 +86,7 @@ public actor AgentCore {
                                                                      chip: sensor.operatingPoint),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
-        vibration = VibrationStage(settings.vibration)
+        vibration = VibrationStage(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
         if let refusal = vibration.refusal { log.warning(refusal) }
     }
 

@@ -87,10 +87,14 @@ public struct RunningSettings: Sendable, Equatable {
 }
 
 extension LiveSettings {
-    /// The vibration analysis' settings (``VibrationSettings``).
-    public var vibration: VibrationSettings {
+    /// The vibration analysis' settings (``VibrationSettings``) at the configured rate.
+    public var vibration: VibrationSettings { vibration(atRateHz: sampleRateHz) }
+
+    /// The vibration analysis' settings for a chip running at `rateHz`: the rate it offers
+    /// nearest `sample_rate_hz`, which the windows and the velocity band are cut by.
+    public func vibration(atRateHz rateHz: Double) -> VibrationSettings {
         VibrationSettings(
-            isEnabled: isVibrationEnabled, rateHz: sampleRateHz, windowS: vibrationWindowS,
+            isEnabled: isVibrationEnabled, rateHz: rateHz, windowS: vibrationWindowS,
             intervalS: vibrationIntervalS, heartbeatS: heartbeatS, machineClass: vibrationClass,
             running: RunningSettings(threshold: runningThreshold, hysteresis: runningHysteresis,
                                      startS: runningStartS, stopS: runningStopS)
