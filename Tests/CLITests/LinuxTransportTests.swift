@@ -362,6 +362,32 @@ struct LinuxTransportTests {
         #expect(held.stderr.contains("claimed by a kernel driver"), "\(held.stderr)")
     }
 
+    @Test(arguments: [(FakeI2CDev.Chip.adxl355, "ADXL355", "0x1D"), (.mpu6050, "MPU-6050", "0x68"), (.mpu9250, "MPU-9250", "0x68")])
+    func everyChipIsFoundAndReadByPlumbItself(chip: FakeI2CDev.Chip, model: String, address: String) async throws {
+        let fake = try FakeI2CDev(.init(chip: chip))
+        let read = try await run(["read", "--bus", "BUS", "--average", "3", "--json"], fake)
+        #expect(read.status == 0, "\(read)")
+        let reading = try #require(try read.jsonObjects().first)
+        #expect(reading["chip"] as? String == model, "\(reading)")
+        let gravity = try #require(reading["gravity"] as? [String: Double])
+        #expect(abs((gravity["z"] ?? 0) - 1) < 0.01, "\(gravity)")
+        let probe = try await run(["probe", "--bus", "BUS", "--json"], fake)
+        #expect(probe.status == 0, "\(probe)")
+        let report = try #require(try probe.jsonObjects().first)
+        #expect(report["chip"] as? String == model && report["address"] as? String == address, "\(report)")
+        let scan = try await run(["probe", "--scan", "--bus", "BUS"], fake)
+        #expect(scan.status == 0 && scan.stdout.contains("1 supported chip") && scan.stdout.contains(address), "\(scan)")
+        let selfTest = try await run(["selftest", "--bus", "BUS"], fake)
+        #expect(selfTest.status == 0 && selfTest.stdout.contains("PASS"), "\(selfTest)")
+    }
+
+    @Test func anMPUCloneIsReadWithAWarningNamingItsID() async throws {
+        let fake = try FakeI2CDev(.init(chip: .mpu6050, deviceID: 0x98))
+        let probe = try await run(["probe", "--bus", "BUS"], fake)
+        #expect(probe.status == 0, "\(probe)")
+        #expect(probe.stdout.contains("warning") && probe.stdout.contains("0x98"), "\(probe.stdout)")
+    }
+
     @Test func autoWithAnAddressLooksOnlyThere() async throws {
         let outcome = try await run(["probe", "--bus", "BUS", "--address", "0x68"], try FakeI2CDev())
         #expect(outcome.status == 1)
