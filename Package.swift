@@ -30,8 +30,11 @@ let package = Package(
         // glibc's mallopt and malloc_trim: the agent's heap under bursts of large messages.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
-        // MARK: Pure domain: value types, no I/O
-        .target(name: "PlumbDomain"),
+        // MARK: Geometry: vectors, rotations, attitude, mounts, units and their display (pure, a leaf)
+        .target(name: "Geometry"),
+
+        // MARK: The level pipeline: blocks, filters, stability, calibration, the level state machine (pure)
+        .target(name: "Level", dependencies: ["Geometry"]),
 
         // MARK: The contract: topics, command, event, health and service names, JSON values (pure)
         // A leaf: every module that speaks or reads the wire agrees through it.
@@ -45,77 +48,77 @@ let package = Package(
         .target(name: "VibrationVocabulary"),
 
         // MARK: Vibration: the analysis of raw windows (FFTW), running state and zone tracking
-        .target(name: "Vibration", dependencies: ["CFFTW", "PlumbDomain", "VibrationVocabulary"]),
+        .target(name: "Vibration", dependencies: ["CFFTW", "Geometry", "VibrationVocabulary"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
-        .target(name: "Ruler", dependencies: ["PlumbDomain"]),
+        .target(name: "Ruler", dependencies: ["Geometry"]),
 
         // MARK: Plumbing shared by the I/O modules
         .target(name: "PlumbSync"),
 
         // MARK: Hardware, behind small protocols
         .target(name: "I2C", dependencies: ["CI2CDev", "PlumbSync"]),
-        .target(name: "Accelerometers", dependencies: ["I2C", "PlumbDomain"]),
-        .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "PlumbDomain", "PlumbSync"]),
+        .target(name: "Accelerometers", dependencies: ["I2C", "Geometry", "Level"]),
+        .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "Geometry", "Level", "PlumbSync"]),
         .target(name: "SimulatedADXL355", dependencies: [
-            "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
+            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345",
         ]),
         .target(name: "SimulatedMPU6050", dependencies: [
-            "I2C", "Accelerometers", "PlumbDomain", "PlumbSync", "SimulatedADXL345",
+            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345",
         ]),
 
         // The simulators by chip kind: which simulator plays which chip (`--sim-chip`), and a part
         // built to a request (the `--sim-*` flags), for the command line.
         .target(name: "SimulatedChips", dependencies: [
-            "Accelerometers", "I2C", "PlumbDomain", "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
+            "Accelerometers", "I2C", "Geometry", "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
         ]),
 
         // MARK: The pipeline: samples to readings
-        .target(name: "Sampling", dependencies: ["Accelerometers", "PlumbDomain", "I2C"]),
+        .target(name: "Sampling", dependencies: ["Accelerometers", "Geometry", "Level", "I2C"]),
 
         // MARK: The live settings, their rules and their JSON (pure; no FFTW)
         // VibrationVocabulary for the words of its settings (machine classes, the running threshold).
-        .target(name: "Settings", dependencies: ["Contract", "PlumbDomain", "StrictJSON", "VibrationVocabulary"]),
+        .target(name: "Settings", dependencies: ["Contract", "Geometry", "Level", "StrictJSON", "VibrationVocabulary"]),
 
         // MARK: Persistence: the state store (settings.json, zero.json), the calibration record
         // (calibration.json), atomic file writes and the advice for a state directory it cannot use
-        .target(name: "Persistence", dependencies: ["PlumbDomain", "Settings", "StrictJSON"]),
+        .target(name: "Persistence", dependencies: ["Geometry", "Level", "Settings", "StrictJSON"]),
 
         // MARK: Network and the config file
-        .target(name: "MQTT", dependencies: ["CMosquitto", "PlumbDomain", "PlumbSync"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Geometry", "PlumbSync"]),
         // Accelerometers for the chip's addresses and ranges, which `sensor:` is checked against;
         // Persistence for its file reads.
         .target(name: "Configuration", dependencies: [
-            "Accelerometers", "CYAML", "Contract", "Persistence", "PlumbDomain", "Settings", "StrictJSON", "I2C",
+            "Accelerometers", "CYAML", "Contract", "Persistence", "Geometry", "Settings", "StrictJSON", "I2C",
         ]),
 
         // MARK: The fleet: every device's retained topics read into a listing, problems first (pure)
-        .target(name: "Fleet", dependencies: ["PlumbDomain", "StrictJSON"]),
+        .target(name: "Fleet", dependencies: ["Geometry", "StrictJSON"]),
 
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
         // Persistence for the record a calibration produces (calibration.json's contents).
-        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "PlumbDomain"]),
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "Geometry", "Level"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
-        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "PlumbDomain", "StrictJSON"]),
+        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "Geometry", "Level", "StrictJSON"]),
         .target(name: "HomeAssistant", dependencies: [
-            "Contract", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+            "Contract", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: The agent: services under one supervisor
         // The local control socket: its protocol, the agent's server and the command line's client.
-        .target(name: "Control", dependencies: ["Contract", "PlumbDomain", "PlumbSync", "StrictJSON"]),
+        .target(name: "Control", dependencies: ["Contract", "Geometry", "Level", "PlumbSync", "StrictJSON"]),
 
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
-            "MQTT", "Persistence", "PlumbDomain",
+            "MQTT", "Persistence", "Geometry", "Level",
             "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "Persistence", "PlumbDomain", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
+            "Persistence", "Geometry", "Level", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
             "StrictJSON", "PlumbSync",
             "Vibration", "VibrationVocabulary",
         ]),
@@ -133,11 +136,11 @@ let package = Package(
         ]),
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
-            "Accelerometers", "Calibrating", "I2C", "Persistence", "PlumbDomain", "Sampling", "Settings",
+            "Accelerometers", "Calibrating", "I2C", "Persistence", "Geometry", "Level", "Sampling", "Settings",
             "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
-            "Accelerometers", "AccuracyBenchmark", "Contract", "PlumbDomain", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
+            "Accelerometers", "AccuracyBenchmark", "Contract", "Geometry", "Level", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
             "PlumbSync", "SimulatedADXL355", "SimulatedMPU6050", "Vibration", "VibrationVocabulary",
         ]),
 
@@ -148,40 +151,41 @@ let package = Package(
         // The drivers `plumb` does not open yet, driven step by step on the real LinuxI2CBus: the CLI
         // tests run it on the fake i2c-dev (Tests/CLITests/Fixtures/fake-i2c-dev) for each chip's
         // kernel-ABI suite.
-        .executableTarget(name: "ChipABIHarness", dependencies: ["Accelerometers", "I2C", "PlumbDomain"],
+        .executableTarget(name: "ChipABIHarness", dependencies: ["Accelerometers", "I2C", "Geometry"],
                           path: "Tests/ChipABIHarness"),
 
         // MARK: Tests
-        .testTarget(name: "PlumbDomainTests", dependencies: ["PlumbDomain"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "LevelTests", dependencies: ["Geometry", "Level"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
-        .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "PlumbDomain", "PlumbSync"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "PlumbDomain", "StrictJSON"]),
+        .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "Geometry", "Level", "PlumbSync"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "Geometry", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
-        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "PlumbDomain"]),
-        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "PlumbDomain"]),
+        .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "Geometry"]),
+        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
-            "BrokerHarness", "Contract", "HomeAssistant", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+            "BrokerHarness", "Contract", "HomeAssistant", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
         ]),
         // PlumbCLI for the --sim-* flags, whose effects are checked through each chip's real driver.
         .testTarget(name: "AccelerometerTests", dependencies: [
-            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "SimulatedChips", "I2C", "PlumbCLI", "PlumbDomain", "Sampling",
+            "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "SimulatedChips", "I2C", "PlumbCLI", "Geometry", "Level", "Sampling",
             "PlumbSync", "SimulatedMPU6050",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
-            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "PlumbDomain", "Sampling", "SimulatedADXL345",
+            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "Geometry", "Level", "Sampling", "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "Persistence", "PlumbDomain", "Settings", "Vibration", "VibrationVocabulary",
+            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
         ]),
-        .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "PlumbDomain"]),
+        .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "Geometry", "Level"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [
-            "Accelerometers", "AccuracyBenchmark", "Persistence", "PlumbDomain", "SimulatedADXL345", "SimulatedADXL355",
+            "Accelerometers", "AccuracyBenchmark", "Persistence", "Geometry", "Level", "SimulatedADXL345", "SimulatedADXL355",
             "SimulatedMPU6050",
         ]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "PlumbDomain",
+            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "Geometry", "Level",
             "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "VibrationVocabulary",
         ]),
     ]
@@ -198,10 +202,10 @@ if Context.environment["PLUMB_FUZZ"] == "1" {
         .executableTarget(name: "FuzzConfigKey", dependencies: ["FuzzSupport", "Settings"], path: "Fuzz/ConfigKey"),
         .executableTarget(name: "FuzzYAML", dependencies: ["Configuration", "FuzzSupport"], path: "Fuzz/YAML"),
         .executableTarget(name: "FuzzRulerService", dependencies: [
-            "Contract", "FuzzSupport", "PlumbDomain", "RulerService",
+            "Contract", "FuzzSupport", "Geometry", "RulerService",
         ], path: "Fuzz/RulerService"),
         .executableTarget(name: "FuzzLength", dependencies: ["FuzzSupport", "Ruler"], path: "Fuzz/Length"),
-        .executableTarget(name: "FuzzAngle", dependencies: ["FuzzSupport", "PlumbDomain"], path: "Fuzz/Angle"),
+        .executableTarget(name: "FuzzAngle", dependencies: ["FuzzSupport", "Geometry"], path: "Fuzz/Angle"),
     ]
 }
 

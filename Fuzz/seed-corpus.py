@@ -78,8 +78,8 @@ def encoded(texts):
 
 def main():
     short = lambda texts: [t for t in texts if 0 < len(t) <= 40]
-    write('angle', encoded(short(literals(tests('PlumbDomainTests/AngleParsingTests.swift',
-                                                 'PlumbDomainTests/AngleUnitTests.swift')))))
+    write('angle', encoded(short(literals(tests('GeometryTests/AngleParsingTests.swift',
+                                                 'GeometryTests/AngleUnitTests.swift')))))
     write('length', encoded(short(literals(tests('RulerTests/LengthTextTests.swift',
                                                   'RulerTests/LengthTests.swift')))))
 

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PlumbDomain
+import Geometry
 
 // Angle text as the live angle keys, the config file and the CLI read it, and a unit alone.
 runFuzzer { data, count in

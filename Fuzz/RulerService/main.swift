@@ -3,7 +3,7 @@ import FuzzSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
 import RulerService
 
 /// The service under test, from PLUMB_FUZZ_SERVICE (scripts/fuzz.sh runs one per service, each

@@ -1,6 +1,6 @@
+import Geometry
 import I2C
 import PlumbSync
-import PlumbDomain
 
 /// A drain's state between calls: the FIFO ledger and the counters.
 struct FIFODrainState: Sendable {

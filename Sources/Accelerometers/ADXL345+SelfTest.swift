@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 
 extension ADXL345 {
     /// Samples averaged for each self-test mean; the datasheet asks for at least 10.

@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 /// The ADXL345 (and ADXL343, which shares its register map and ID) over I²C.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 /// How the ADXL345 is set up: the contents of DATA_FORMAT, BW_RATE and FIFO_CTL.
 public struct ADXL345Configuration: Sendable, Hashable {
     /// Full-scale range. Plumb's default is ±16 g: in full resolution the scale is 256 LSB/g at

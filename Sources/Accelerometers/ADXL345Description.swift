@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 extension ADXL345 {
     /// The ADXL345 (and the register-compatible ADXL343), from its datasheet, Rev. G.

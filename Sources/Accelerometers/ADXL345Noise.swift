@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// The noise an ADXL345 shows at rest, from its datasheet, for judging stillness.
 ///

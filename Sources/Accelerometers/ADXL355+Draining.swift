@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 /// A drain's state between calls: when the last drain ended and what it left, and the counters.

@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 extension ADXL355 {

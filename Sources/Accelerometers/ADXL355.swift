@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 /// The ADXL355 over I²C, from the ADXL354/ADXL355 datasheet, Rev. D (Analog Devices), checked

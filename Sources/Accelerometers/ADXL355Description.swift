@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 extension ADXL355 {
     /// The ADXL355, from the ADXL354/ADXL355 datasheet, Rev. D.

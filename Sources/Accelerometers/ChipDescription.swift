@@ -1,5 +1,6 @@
+import Geometry
 import I2C
-import PlumbDomain
+import Level
 
 /// Everything above the drivers may know of a chip: its one owner of facts, read from its
 /// datasheet. The pipeline, `stable`, calibration, vibration, the command line, config

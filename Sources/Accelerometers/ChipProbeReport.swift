@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 
 /// What `plumb probe` reports of a chip: its identity, how the bus reaches it, the rates each bus
 /// speed carries, and its offset registers where Plumb reads them. Read by the command line on

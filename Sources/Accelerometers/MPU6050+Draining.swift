@@ -1,6 +1,6 @@
+import Geometry
 import I2C
 import PlumbSync
-import PlumbDomain
 
 extension MPU6050 {
     private static let statusRun = RegisterRun(register: MPU6050Register.intStatus, count: 1)

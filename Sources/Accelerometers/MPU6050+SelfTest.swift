@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 /// The family's accelerometer self-test figures, per register map.

@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 
 /// The MPU-6050, MPU-6500 and MPU-9250 over I²C, the accelerometer only: one driver for the

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// How an MPU-6050-family part is set up for the accelerometer: the sample-rate divider, the
 /// low-pass filter and the range (SMPLRT_DIV, CONFIG, ACCEL_CONFIG and, on the MPU-6500/9250,

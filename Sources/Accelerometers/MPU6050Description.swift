@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 
 extension MPU6050 {
     /// The rates offered for continuous sampling, 1 kHz / (1 + SMPLRT_DIV) at the dividers that

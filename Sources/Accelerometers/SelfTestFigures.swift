@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// A ``SelfTestReport`` as `plumb selftest --json` prints it and the agent's `selftest` event
 /// carries it: `passed` at the top, figures rounded to 0.01 LSB for people. One encoder for both,

@@ -1,5 +1,5 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
 
 /// The accuracy benchmark's table: each figure's worst and median over the chips, against its
 /// target.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 
 /// How far a measured attitude is from the true one: |measured − true| of roll, pitch and tilt,

@@ -1,8 +1,9 @@
 import Accelerometers
 import Calibrating
+import Geometry
 import I2C
+import Level
 import Persistence
-import PlumbDomain
 import Sampling
 import SimulatedADXL345
 import SimulatedADXL355

@@ -1,7 +1,8 @@
 import Accelerometers
 import Calibrating
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Sampling
 import Settings
 import SimulatedADXL345

@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 import Accelerometers
-import PlumbDomain
+import Geometry
+import Level
 import Sampling
 import Settings
 import SimulatedADXL345

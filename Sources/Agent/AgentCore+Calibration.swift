@@ -1,8 +1,9 @@
 import Configuration
 import Contract
+import Geometry
+import Level
 import MQTT
 import Persistence
-import PlumbDomain
 import Settings
 
 extension AgentCore {

@@ -1,7 +1,8 @@
 import Accelerometers
+import Geometry
 import I2C
+import Level
 import Persistence
-import PlumbDomain
 import Settings
 
 extension AgentCore {

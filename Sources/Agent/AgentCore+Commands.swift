@@ -5,8 +5,9 @@ import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
+import Level
 import MQTT
-import PlumbDomain
 import Settings
 
 extension AgentCore {

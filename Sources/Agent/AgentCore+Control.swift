@@ -1,9 +1,10 @@
 import Configuration
 import Contract
 import Control
+import Geometry
 import I2C
+import Level
 import Persistence
-import PlumbDomain
 import Settings
 
 /// What the control socket asks of the agent (``ControlService``): the same readings, windows

@@ -1,6 +1,6 @@
 import I2C
 import Contract
-import PlumbDomain
+import Geometry
 import Sampling
 
 extension AgentCore {

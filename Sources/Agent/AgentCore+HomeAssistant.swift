@@ -1,7 +1,8 @@
 import Contract
+import Geometry
 import HomeAssistant
+import Level
 import MQTT
-import PlumbDomain
 import Settings
 
 extension AgentCore {

@@ -1,6 +1,7 @@
 import Contract
+import Geometry
+import Level
 import MQTT
-import PlumbDomain
 import Settings
 
 extension AgentCore {

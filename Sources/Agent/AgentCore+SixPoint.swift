@@ -2,8 +2,9 @@ import Accelerometers
 import Calibrating
 import Configuration
 import Contract
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Settings
 
 extension AgentCore {

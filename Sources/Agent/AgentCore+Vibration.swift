@@ -1,5 +1,6 @@
 import Contract
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import Vibration
 import VibrationVocabulary

@@ -9,8 +9,9 @@ import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
+import Level
 import MQTT
-import PlumbDomain
 import RulerService
 import Sampling
 import Settings

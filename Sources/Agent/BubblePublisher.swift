@@ -1,6 +1,6 @@
 import Contract
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Settings
 
 /// When `P/bubble`, the picture of the last published state, goes out: when it changed or must

@@ -1,7 +1,8 @@
 import Calibrating
 import Configuration
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 
 /// Who started a calibration: whoever it was may drive and cancel it, and a second start from
 /// anyone is refused with a sentence that names them.

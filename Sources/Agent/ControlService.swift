@@ -2,7 +2,8 @@ import Accelerometers
 import Contract
 import Control
 import FoundationEssentials
-import PlumbDomain
+import Geometry
+import Level
 import PlumbSync
 
 /// The control socket's answers: the service beside sampling and MQTT through which the command

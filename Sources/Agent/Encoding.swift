@@ -3,7 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
 
 /// Compact JSON with sorted keys.
 func encodeJSON(_ value: some Encodable) -> [UInt8] {

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// The events on their way to `P/event`: kept, oldest first, until the broker takes them.
 ///

@@ -5,7 +5,8 @@ import Persistence
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
+import Level
 
 /// `P/state`: ``ReadingFigures`` (the schema of `plumb read --json`) plus `alarm`, `sensor`,
 /// `ts` and `seq`.

@@ -1,9 +1,9 @@
 import Configuration
 import Contract
+import Geometry
 import HomeAssistant
 import MQTT
 import Persistence
-import PlumbDomain
 
 /// Why `P/state` goes out: the publish policy's decision on a reading or a tick, or an event of
 /// the agent's own that a subscriber must see at once.

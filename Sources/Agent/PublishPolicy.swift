@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// Why ``PublishPolicy`` says to publish the state now.
 ///

@@ -1,6 +1,7 @@
 import Configuration
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 
 /// The first reading of a reversal, kept until the second.
 struct ReversalFirstReading: Sendable, Hashable {

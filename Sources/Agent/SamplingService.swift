@@ -5,7 +5,8 @@ import FoundationEssentials
 import Glibc
 import I2C
 #endif
-import PlumbDomain
+import Geometry
+import Level
 import PlumbSync
 import Sampling
 

@@ -1,5 +1,6 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
+import Level
 /// Where the sensor stands, as the agent reports it: starting, running, or faulty with the
 /// driver's message; and whether a self-test holds the chip. A value with no I/O: ``AgentCore``
 /// feeds it the sampling service's updates and asks it what may be reported.

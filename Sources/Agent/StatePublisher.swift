@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 
 /// When `P/state` goes out and what it says: the publish policy (deadband, minimum interval,

@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import Vibration
 import VibrationVocabulary

@@ -1,5 +1,6 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
+import Level
 
 /// Raw samples from the chip, judged for stillness and averaged, for the calibration procedures.
 ///

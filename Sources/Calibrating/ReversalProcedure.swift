@@ -1,5 +1,6 @@
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 
 /// The machinist's reversal: one position, 180° about the vertical on the same spot, another.
 ///

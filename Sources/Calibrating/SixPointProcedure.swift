@@ -1,5 +1,6 @@
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 
 /// The tumble: each of the six faces once, in any order, then the least-squares fit.
 ///

@@ -1,5 +1,6 @@
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 
 /// The six-face tumble driven from outside: the push-based twin of ``SixPointProcedure``, for the
 /// agent, where samples are handed over block by block and the person (over MQTT or the control

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// The rate pushed samples come at, when nobody said: how many arrived over how long, snapped to
 /// the nearest power of two times 100 Hz (12.5, 25, 50, 100, … 3200), which the chip's

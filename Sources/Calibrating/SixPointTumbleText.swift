@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 
 /// The sentences ``SixPointTumble`` says to the person: each says what happened and what to do.
 /// The person answers with `next` (a Home Assistant button, the MQTT command or the command line).

@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 
 /// Raw samples cut into blocks of a tenth of a second and judged for stillness by a
 /// ``LevelPipeline``, the one every other reading goes through, so "still" in calibration is the

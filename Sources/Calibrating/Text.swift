@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 // Number formatting for the procedures' progress lines. PlumbCLI has the same helpers for its own
 // output (TextFormatting.swift, `fixed` and ParsedArguments.format); these are kept here rather

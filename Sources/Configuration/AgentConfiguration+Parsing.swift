@@ -1,7 +1,7 @@
 import Accelerometers
 import Contract
+import Geometry
 import I2C
-import PlumbDomain
 import Settings
 
 extension AgentConfiguration {

@@ -4,8 +4,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import I2C
-import PlumbDomain
 import Settings
 
 /// Everything the agent is configured with: the config file, validated, with the command line's

@@ -1,5 +1,6 @@
 import Contract
-import PlumbDomain
+import Geometry
+import Level
 
 /// A reading as the agent answers `read` and `watch`: its measurement after its calibration,
 /// mount, zero and filter, how old it is, and what it went through.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PlumbDomain
+import Geometry
 
 /// The fleet as JSON, for scripts: `plumb fleet --json`. One compact line:
 ///

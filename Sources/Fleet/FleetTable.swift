@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PlumbDomain
+import Geometry
 
 /// The fleet as a table for people: one header line, then a row per device in the listing order.
 ///

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 extension BubblePicture {
     // Colours: GitHub's Primer palette, chosen for contrast. The bubble colours reach 3:1 against

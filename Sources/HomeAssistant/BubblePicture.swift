@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// The bubble-level picture published on `P/bubble` (Home Assistant's `image` entity): an SVG of
 /// a round vial with the bubble where the reading puts it.

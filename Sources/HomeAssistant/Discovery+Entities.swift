@@ -1,5 +1,6 @@
 import Contract
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 
 /// One entity's own options, before the shared availability, device, origin and unique id.

@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Settings
 
 /// Home Assistant MQTT discovery for one Plumb device: one retained config message per entity.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// A failed MQTT operation or connection attempt: what went wrong, with which broker, and what a
 /// person should do about it.

@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 
 /// Why a reversal could not make a calibration. Nothing was applied or saved; the
 /// ``description`` says what to do.

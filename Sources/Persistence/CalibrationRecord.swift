@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import FoundationEssentials
-import PlumbDomain
+import Geometry
+import Level
 
 /// The accelerometer calibration as `calibration.json` in the state directory holds it: the
 /// correction itself and where it came from (method, date, chip, how well it fitted).

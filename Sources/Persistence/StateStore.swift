@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import FoundationEssentials
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import StrictJSON
 

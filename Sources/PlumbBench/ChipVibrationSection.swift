@@ -1,8 +1,8 @@
 import Accelerometers
 import AccuracyBenchmark
 import Foundation
+import Geometry
 import I2C
-import PlumbDomain
 import SimulatedADXL345
 import SimulatedADXL355
 import SimulatedMPU6050

@@ -1,7 +1,7 @@
 import Accelerometers
 import Foundation
+import Geometry
 import I2C
-import PlumbDomain
 import Sampling
 import SimulatedADXL345
 

@@ -1,7 +1,8 @@
 import Accelerometers
 import AccuracyBenchmark
 import Foundation
-import PlumbDomain
+import Geometry
+import Level
 
 /// The filter benchmark (README, "Benchmarks", "Vibration and the filter"): 0.2 g on every axis
 /// at 50, 49.3 and 60 Hz (and none, for contrast) at 100 and 800 Hz, read through the agent's

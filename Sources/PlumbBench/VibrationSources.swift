@@ -1,6 +1,6 @@
 import Accelerometers
 import Foundation
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 import Vibration
 

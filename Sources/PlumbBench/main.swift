@@ -3,7 +3,7 @@
 import Accelerometers
 import AccuracyBenchmark
 import Foundation
-import PlumbDomain
+import Geometry
 import Sampling
 import SimulatedADXL345
 

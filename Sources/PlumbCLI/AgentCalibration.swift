@@ -1,6 +1,6 @@
 import Contract
 import Control
-import PlumbDomain
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

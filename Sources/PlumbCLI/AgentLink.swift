@@ -2,7 +2,7 @@ import Accelerometers
 import Contract
 import Control
 import FoundationEssentials
-import PlumbDomain
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
 import Accelerometers
 import FoundationEssentials
+import Geometry
 import HomeAssistant
-import PlumbDomain
+import Level
 import Sampling
 
 /// `plumb bubble`: the bubble-level picture of one averaged reading, as the agent publishes it

@@ -3,9 +3,10 @@ import Calibrating
 import Configuration
 import Contract
 import FoundationEssentials
+import Geometry
 import I2C
+import Level
 import Persistence
-import PlumbDomain
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,9 +1,10 @@
 import Accelerometers
 import Configuration
 import Control
+import Geometry
 import I2C
+import Level
 import Persistence
-import PlumbDomain
 
 /// `--state-dir DIR`, `--config FILE` and `--raw`: which correction the readings of a command go
 /// through. Every command that reads readings takes them (`read`, `bubble`, `rise`, `shim`,

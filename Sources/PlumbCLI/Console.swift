@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PlumbDomain
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// `plumb convert`: a value from one unit to another, pixels included, as the agent's `convert`

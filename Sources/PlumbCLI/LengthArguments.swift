@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// Lengths and units as the ruler commands take them on the command line, with messages that

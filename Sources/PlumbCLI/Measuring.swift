@@ -1,6 +1,7 @@
 import Accelerometers
 import Control
-import PlumbDomain
+import Geometry
+import Level
 import Sampling
 
 /// The chip a command reads, opened, with the calibration its readings go through.

@@ -1,7 +1,7 @@
 import Accelerometers
 import Contract
+import Geometry
 import I2C
-import PlumbDomain
 import StrictJSON
 
 /// `plumb probe`: finds the chip and reports how the bus reaches it.

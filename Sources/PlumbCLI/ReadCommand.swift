@@ -1,6 +1,7 @@
 import Accelerometers
 import Control
-import PlumbDomain
+import Geometry
+import Level
 import Sampling
 import Synchronization
 #if canImport(Glibc)

@@ -2,7 +2,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
+import Level
 
 /// One object of `plumb read --json`: the keys of ``ReadingFigures`` (the `P/state` schema),
 /// `calibration`, the method and date of the calibration applied, or null for raw, and `chip`,

@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// `plumb ruler`: a ruler's graduations as the agent's `ruler` service lays them out, and the

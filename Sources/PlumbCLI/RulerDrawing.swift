@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// A ruler drawn as the classic on-screen ruler control draws it, as a standalone SVG 1.1 file.

@@ -4,7 +4,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
 
 /// `plumb selftest`: the chip's electrostatic self-test, per axis, against its datasheet.
 struct SelfTestCommand: Subcommand {

@@ -1,8 +1,9 @@
 import Accelerometers
 import Contract
 import Control
+import Geometry
 import I2C
-import PlumbDomain
+import Level
 import Sampling
 
 /// Where samples come from: `--bus PATH` (real hardware, the default `/dev/i2c-1`) with

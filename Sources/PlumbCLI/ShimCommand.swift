@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Ruler
 import RulerService
 

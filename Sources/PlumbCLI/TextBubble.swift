@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import HomeAssistant
-import PlumbDomain
 
 /// The bubble level of `plumb watch`, drawn in characters: a round vial with crosshairs, the
 /// target ring and the bubble on the high side.

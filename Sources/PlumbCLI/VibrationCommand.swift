@@ -5,7 +5,8 @@ import Control
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
+import Level
 import Sampling
 import Vibration
 import VibrationVocabulary

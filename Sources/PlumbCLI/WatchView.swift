@@ -1,6 +1,7 @@
 import Contract
+import Geometry
 import HomeAssistant
-import PlumbDomain
+import Level
 import Ruler
 
 /// What `plumb watch` shows for one measurement, as text: the full screen for a terminal and

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// How a ruler divides each unit into ticks.
 public enum GraduationStyle: String, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// A physical length: a value and the unit it is in.
 ///

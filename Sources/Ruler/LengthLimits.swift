@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 extension Length {
     /// Whether this is a length a ruler, span or footprint may have: finite, greater than 0 and

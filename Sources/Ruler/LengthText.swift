@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 /// What a text such as "1 3/16in" says: a value and the unit written after it (nil when none
 /// was written).
 ///

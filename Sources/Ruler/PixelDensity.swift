@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// How many screen pixels make one unit of length.
 ///

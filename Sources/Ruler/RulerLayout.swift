@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// A ruler of a given length drawn as the classic control draws it: graduations, pixels, and an
 /// indicator whose pixel position reads back a length.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// A unit a ruler value can be in: a physical length unit, or screen pixels.
 ///

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// How many feet a machine stands on.
 public enum FootLayout: Int, Sendable, CaseIterable {

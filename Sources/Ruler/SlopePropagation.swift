@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// First-order propagation of the gravity reading's noise into slopes (rise over run).
 ///

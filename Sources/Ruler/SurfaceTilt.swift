@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// The machine's surface as the level sees it: gravity in the level frame and the standard error
 /// of that mean.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// One conversion between ruler units, pixels included, with what it multiplies and divides by.

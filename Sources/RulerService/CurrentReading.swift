@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 
 /// The current filtered reading, supplied by the agent (nil when there is none: starting, or a
 /// sensor fault).

@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// How answers round what they report. Lengths get 6 decimals in their unit (a micrometre in

@@ -1,5 +1,5 @@
 import Contract
-import PlumbDomain
+import Geometry
 import Ruler
 
 /// The keys of one request object, read with the checks every service shares: unknown keys are

@@ -1,6 +1,7 @@
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
+import Level
 
 /// Counters for `health` and benchmarks.
 public struct SamplerStatistics: Sendable, Hashable {

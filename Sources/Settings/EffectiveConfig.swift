@@ -2,7 +2,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
+import Level
 import VibrationVocabulary
 
 /// The settings in force, as `P/config` reports them: every live key, always.

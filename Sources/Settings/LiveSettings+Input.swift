@@ -3,7 +3,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumbDomain
+import Geometry
+import Level
 import StrictJSON
 import VibrationVocabulary
 

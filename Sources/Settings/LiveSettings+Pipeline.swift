@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 
 extension LiveSettings {
     /// Block means in the moving average: `average_window_s` of samples at `rateHz` (the rate

@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 import VibrationVocabulary
 
 /// The accepted range of one numeric live setting, as data: validation reads it, and so can a

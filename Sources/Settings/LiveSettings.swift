@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 import VibrationVocabulary
 
 /// The settings that can change while the agent runs: set in the config file's `level:` and

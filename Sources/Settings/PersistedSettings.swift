@@ -1,4 +1,5 @@
-import PlumbDomain
+import Geometry
+import Level
 import VibrationVocabulary
 
 /// The live settings as `settings.json` holds them: the live keys, angles as `{"radians": …}`

@@ -5,7 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
+import Level
 
 /// A scripted sequence of attitudes and holds: the simulated chip turned by a hand, for tests,
 /// the calibration benchmark and the non-interactive `plumb calibrate`.

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 extension SimulatedADXL345.Configuration {
     /// The datasheet's typical error magnitudes, each drawn uniformly within its bound.

@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 
 extension SimulatedADXL345 {
     /// Everything that makes one simulated part: where it answers, what it senses, how imperfect

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// The simulators' nonlinearity model, written once: a cubic bow per axis, `n` of full scale at
 /// full scale, falling with the cube below it. An axis sensing `a` g on a range of ±FS g reads

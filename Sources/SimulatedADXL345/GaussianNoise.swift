@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// Standard-normal noise addressed by sample number rather than drawn in sequence.
 ///

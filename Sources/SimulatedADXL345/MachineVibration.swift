@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// When the machine runs: ``on`` seconds running, then ``off`` seconds stopped, repeating from
 /// ``start`` seconds of the simulation clock, so that running detection can be tested against

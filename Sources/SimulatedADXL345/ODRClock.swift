@@ -1,5 +1,5 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
 
 /// The ODR clock and the FIFO's filling: lazy production of the samples due since the last look.
 ///

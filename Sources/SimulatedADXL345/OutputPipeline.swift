@@ -1,5 +1,5 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
 
 /// One sample as the chip stores it: the three 16-bit data words, already formatted.
 struct RawSample: Sendable, Equatable {

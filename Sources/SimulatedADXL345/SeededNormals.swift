@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 
 /// The simulator's standard-normal noise, addressed by sample number (``GaussianNoise``), for
 /// other simulated chips: the same seed and serial give the same three values in every

@@ -1,5 +1,5 @@
+import Geometry
 import I2C
-import PlumbDomain
 
 /// What every simulated chip's configuration has in common, in the same units on each: where it
 /// answers, what it senses, the machine it is mounted on, the errors that are fractions (gain,

@@ -5,7 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
+import Level
 
 /// One attitude of the simulated chip: where it lies and how, and what it lies on.
 ///

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// What the simulated chip is mounted on: the true specific force it senses, in g, in the
 /// device frame (flat and face-up is (0, 0, +1)), as a function of the simulation clock's time.

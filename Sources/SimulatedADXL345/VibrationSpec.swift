@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 
 /// One sinusoidal vibration of the machine the chip is mounted on, along one device axis, given
 /// as vibration monitoring gives it: velocity in mm/s RMS at a frequency in Hz.

@@ -1,5 +1,5 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 
 /// The simulated ADXL355's registers, FIFO and sample clock, advanced lazily: each bus access

@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 import SimulatedADXL345
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Accelerometers
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 
 /// The simulated part's registers, FIFO and sample clock; lives under one lock, so each bus call

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 import SimulatedADXL345
 

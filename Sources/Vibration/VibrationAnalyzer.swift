@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import VibrationVocabulary
 
 /// Turns a stream of raw three-axis samples into ``VibrationFigures``, one set per analysis

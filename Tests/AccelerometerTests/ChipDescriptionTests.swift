@@ -1,6 +1,7 @@
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
+import Level
 import Testing
 
 @Suite("Chip descriptions: the facts above the driver")

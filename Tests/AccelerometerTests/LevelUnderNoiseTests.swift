@@ -1,5 +1,6 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
+import Level
 import Sampling
 import SimulatedADXL345
 import Testing

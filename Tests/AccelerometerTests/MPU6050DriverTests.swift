@@ -1,6 +1,7 @@
 @testable import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
+import Level
 import SimulatedADXL345
 import SimulatedMPU6050
 import Testing

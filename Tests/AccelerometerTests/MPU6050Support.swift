@@ -1,6 +1,6 @@
 @testable import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
 import PlumbSync
 import SimulatedADXL345
 import SimulatedMPU6050

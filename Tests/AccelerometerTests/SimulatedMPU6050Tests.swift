@@ -1,6 +1,6 @@
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
 import SimulatedADXL345
 import SimulatedMPU6050
 import Testing

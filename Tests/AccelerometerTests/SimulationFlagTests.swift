@@ -1,7 +1,7 @@
 import Accelerometers
 import I2C
 @testable import PlumbCLI
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 import SimulatedChips
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
-import PlumbDomain
+import Geometry
+import Level
 import SimulatedADXL345
 import Testing
 

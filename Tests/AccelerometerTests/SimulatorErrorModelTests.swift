@@ -1,5 +1,5 @@
 import Accelerometers
-import PlumbDomain
+import Geometry
 import SimulatedADXL345
 import Testing
 

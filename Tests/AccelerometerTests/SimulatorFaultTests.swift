@@ -1,8 +1,8 @@
 import Accelerometers
 import Dispatch
+import Geometry
 import Glibc
 import I2C
-import PlumbDomain
 import PlumbSync
 import SimulatedADXL345
 import Testing

@@ -1,6 +1,7 @@
 import Accelerometers
 import Foundation
-import PlumbDomain
+import Geometry
+import Level
 import SimulatedADXL345
 import Testing
 

@@ -1,7 +1,7 @@
 import Accelerometers
+import Geometry
 import Glibc
 import I2C
-import PlumbDomain
 import SimulatedADXL345
 import SimulatedADXL355
 import SimulatedMPU6050

@@ -1,6 +1,6 @@
 import Accelerometers
+import Geometry
 import I2C
-import PlumbDomain
 import SimulatedADXL345
 
 /// A simulated chip on a manual clock, with the real driver on top: sleeping in the driver

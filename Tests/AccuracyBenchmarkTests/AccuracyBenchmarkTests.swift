@@ -1,6 +1,7 @@
 import AccuracyBenchmark
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import SimulatedADXL345
 import Testing
 

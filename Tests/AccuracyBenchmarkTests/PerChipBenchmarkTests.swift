@@ -1,7 +1,8 @@
 import Accelerometers
 import AccuracyBenchmark
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import SimulatedADXL345
 import SimulatedADXL355
 import SimulatedMPU6050

@@ -3,10 +3,11 @@ import Agent
 import Configuration
 import Contract
 import Foundation
+import Geometry
+import Level
 import MQTT
 import MQTTTesting
 import Persistence
-import PlumbDomain
 import Sampling
 import SimulatedADXL345
 import Testing

@@ -1,9 +1,9 @@
 @testable import Agent
 import Configuration
 import Contract
+import Geometry
 import HomeAssistant
 import MQTT
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,5 +1,5 @@
 import Agent
-import PlumbDomain
+import Geometry
 import Testing
 
 @Suite("BoundedQueue")

@@ -1,6 +1,6 @@
 @testable import Agent
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,9 +1,10 @@
 import BrokerHarness
 import Configuration
 import Foundation
+import Geometry
+import Level
 import MQTT
 import Persistence
-import PlumbDomain
 import Testing
 
 /// `plumb run` on the simulated chip against a real mosquitto: the calibration loaded at start

@@ -1,5 +1,5 @@
 import Agent
-import PlumbDomain
+import Geometry
 import Testing
 
 private func deg(_ degrees: Double) -> Angle { Angle(degrees: degrees) }

@@ -1,7 +1,8 @@
 @testable import Agent
 import Configuration
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Testing
 
 /// `calibrate_reversal` between its two steps, as a value, without the actor.

@@ -1,9 +1,9 @@
 import BrokerHarness
 import Configuration
 import Foundation
+import Geometry
 import MQTT
 import Persistence
-import PlumbDomain
 import Testing
 
 /// `calibrate_six_point` on `plumb run` with the simulated chip against a real mosquitto: the

@@ -1,5 +1,6 @@
 @testable import Agent
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import Testing
 

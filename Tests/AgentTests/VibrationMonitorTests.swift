@@ -1,7 +1,8 @@
 @testable import Agent
 import Contract
 import Foundation
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import Testing
 import Vibration

@@ -1,8 +1,9 @@
 import Accelerometers
 import Configuration
 import Foundation
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Sampling
 import SimulatedADXL345
 import Testing

@@ -1,7 +1,8 @@
 import Configuration
 import Foundation
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Testing
 
 /// The stored calibration applied by the commands that read, end to end: the built binary

@@ -1,7 +1,8 @@
 import Accelerometers
 @testable import Calibrating
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Accelerometers
 import Foundation
+import Geometry
 import I2C
-import PlumbDomain
 
 // plumb-chip-abi: a chip's real driver on the real LinuxI2CBus, step by step, for the CLI tests'
 // kernel-ABI suites (Tests/CLITests/ChipABITests.swift). The tests run it with the fake i2c-dev

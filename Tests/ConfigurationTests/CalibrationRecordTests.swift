@@ -1,7 +1,8 @@
 import Configuration
 import Foundation
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Testing
 
 @Suite("StateStore: calibration.json round trip; a damaged file is set aside, never applied")

@@ -1,8 +1,8 @@
 import Accelerometers
 import Configuration
 import Contract
+import Geometry
 import I2C
-import PlumbDomain
 import Settings
 import Testing
 

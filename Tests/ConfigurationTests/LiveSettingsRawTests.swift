@@ -1,5 +1,5 @@
 import Configuration
-import PlumbDomain
+import Geometry
 import Settings
 import Testing
 

@@ -1,7 +1,8 @@
 import Configuration
 import Foundation
+import Geometry
+import Level
 import Persistence
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import PlumbDomain
+import Geometry
 import Settings
 import Testing
 

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
-import PlumbDomain
+import Geometry
+import Level
 import Settings
 import Testing
 import Vibration

@@ -1,6 +1,7 @@
 import Contract
 import Control
-import PlumbDomain
+import Geometry
+import Level
 import Testing
 
 @Suite("The control socket's requests, parsed strictly")

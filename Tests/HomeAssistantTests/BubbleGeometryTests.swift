@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Testing
 
 @Suite("Bubble picture: where the bubble goes, and its colour")

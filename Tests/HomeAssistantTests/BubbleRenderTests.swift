@@ -1,7 +1,7 @@
 import BrokerHarness
 import Foundation
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Testing
 
 /// librsvg (what GNOME and many image pipelines use) renders every kind of picture.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 @testable import HomeAssistant
-import PlumbDomain
+import Geometry
 import Testing
 
 @Suite("Bubble picture: the SVG document and its text")

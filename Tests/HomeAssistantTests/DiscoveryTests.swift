@@ -1,7 +1,7 @@
 import Contract
 import Foundation
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,6 +1,7 @@
 import Contract
+import Geometry
 import HomeAssistant
-import PlumbDomain
+import Level
 import Settings
 import Testing
 import Vibration

@@ -1,7 +1,7 @@
 import BrokerHarness
 import Foundation
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,8 +1,8 @@
 import BrokerHarness
 import Contract
 import Foundation
+import Geometry
 import HomeAssistant
-import PlumbDomain
 import Settings
 import Testing
 

@@ -1,4 +1,4 @@
-import PlumbDomain
+import Geometry
 import Ruler
 import Testing
 

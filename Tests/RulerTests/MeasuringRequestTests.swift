@@ -4,7 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 import RulerService
 import Testing
 

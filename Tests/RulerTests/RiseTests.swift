@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlumbDomain
+import Geometry
 import Ruler
 import Testing
 

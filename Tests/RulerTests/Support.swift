@@ -1,6 +1,6 @@
 import Contract
 import FoundationEssentials
-import PlumbDomain
+import Geometry
 import RulerService
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlumbDomain
+import Geometry
 import Vibration
 
 /// A sinusoidal vibration on one axis, given by what ISO measures: its RMS velocity.

@@ -1,5 +1,5 @@
 import Foundation
-import PlumbDomain
+import Geometry
 import Testing
 import Vibration
 import VibrationVocabulary

@@ -1,5 +1,5 @@
 import Foundation
-import PlumbDomain
+import Geometry
 import Testing
 
 /// What `make chaos` and `make soak` set: the suites run only with `PLUMB_CHAOS` (chaos) or

@@ -1,6 +1,6 @@
 import Foundation
+import Geometry
 import MQTT
-import PlumbDomain
 
 /// A setting's value as `P/config` reports it, for comparing effective configs.
 enum ConfigValue: Equatable, CustomStringConvertible {
