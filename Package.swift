@@ -145,6 +145,9 @@ let package = Package(
         ]),
 
         // MARK: Test support: libraries that only tests link
+        // Shared by the geometry and level tests: an independent small matrix for building
+        // orientations, and closeness checks.
+        .target(name: "GeometryTesting", dependencies: ["Geometry"], path: "Tests/GeometryTesting"),
         .target(name: "MQTTTesting", dependencies: ["MQTT", "PlumbSync"], path: "Tests/MQTTTesting"),
         // Its mosquitto config templates are read from the source tree (#filePath), not bundled.
         .target(name: "BrokerHarness", path: "Tests/BrokerHarness", exclude: ["Configs", "README.md"]),
@@ -155,8 +158,8 @@ let package = Package(
                           path: "Tests/ChipABIHarness"),
 
         // MARK: Tests
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "LevelTests", dependencies: ["Geometry", "Level"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "GeometryTesting"]),
+        .testTarget(name: "LevelTests", dependencies: ["Geometry", "GeometryTesting", "Level"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
         .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "Geometry", "Level", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "Geometry", "StrictJSON"]),

@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Testing
 
 /// Parses `text`, expecting failure, and returns the error (nil and a recorded issue otherwise).

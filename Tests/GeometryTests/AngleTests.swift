@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import GeometryTesting
 import Testing
 
 @Suite("Angle")

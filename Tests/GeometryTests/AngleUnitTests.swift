@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,9 +1,9 @@
 import Geometry
+import GeometryTesting
 import Testing
 
-// Helpers for the matrix tests. TestSupport.swift has its own small `Matrix3` for building
-// orientations, which shadows the module's type in this target, so the module's is named in full
-// here.
+// Helpers for the matrix tests. `DomainMatrix` is the module's `Matrix3`, the one under test;
+// GeometryTesting's `ReferenceMatrix` builds orientations independently of it.
 
 typealias DomainMatrix = Geometry.Matrix3
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import GeometryTesting
 import Testing
 
 private let sample = DomainMatrix(rows: Vector3(x: 2, y: -1, z: 0), Vector3(x: 1, y: 3, z: 2), Vector3(x: 0, y: 1, z: 4))

@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Testing
 
 /// One signed permutation written as a remap string, with its matrix built independently.
@@ -9,7 +10,7 @@ struct SignedPermutation: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { text }
 
-    var determinant: Double { Matrix3(rows: rows).determinant }
+    var determinant: Double { ReferenceMatrix(rows: rows).determinant }
 
     static let all: [SignedPermutation] = {
         let names = ["x", "y", "z"]
@@ -73,7 +74,7 @@ struct AxisRemapTests {
         let remap = try AxisRemap(parsing: permutation.text)
         #expect(remap.description == permutation.text)
         #expect(try AxisRemap(parsing: remap.description) == remap)
-        expectClose(remap.apply(probe), Matrix3(rows: permutation.rows).apply(probe), tolerance: 0)
+        expectClose(remap.apply(probe), ReferenceMatrix(rows: permutation.rows).apply(probe), tolerance: 0)
         expectClose(remap.rotation.apply(probe), remap.apply(probe), tolerance: 0)
         #expect(remap.apply(probe).magnitude == probe.magnitude)
     }

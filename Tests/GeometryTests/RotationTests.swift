@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Testing
 
 private let xAxis = Vector3(x: 1, y: 0, z: 0)

@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Level
 import Testing
 
@@ -10,9 +11,8 @@ import Musl
 import Darwin
 #endif
 
-// Helpers for the calibration and stillness tests. TestSupport.swift has its own small
-// `Matrix3` for building orientations, which shadows the module's type in this target, so the
-// module's is named in full here.
+// Helpers for the calibration and stillness tests. `DomainMatrix` is the module's `Matrix3`, the one under test;
+// GeometryTesting's `ReferenceMatrix` builds orientations independently of it.
 
 typealias DomainMatrix = Geometry.Matrix3
 

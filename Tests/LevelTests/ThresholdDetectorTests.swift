@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Level
 import Testing
 

@@ -9,13 +9,13 @@ import Musl
 import Darwin
 #endif
 
-// Helpers shared by the geometry and level tests (each target has a copy). The geometry here is
+// Helpers shared by the geometry and level tests, a library both link. The geometry here is
 // written out by hand, independently of the modules, so the tests check them against something
 // they did not compute themselves.
 
-func deg(_ degrees: Double) -> Angle { Angle(degrees: degrees) }
+public func deg(_ degrees: Double) -> Angle { Angle(degrees: degrees) }
 
-func expectClose(
+public func expectClose(
     _ actual: Double, _ expected: Double, tolerance: Double, _ what: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -27,7 +27,7 @@ func expectClose(
 }
 
 /// Compares an angle with an expected value in degrees, modulo a full turn (so −180° = 180°).
-func expectClose(
+public func expectClose(
     _ actual: Angle, degrees expected: Double, tolerance: Double = 1e-9, _ what: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -41,7 +41,7 @@ func expectClose(
     )
 }
 
-func expectClose(
+public func expectClose(
     _ actual: Vector3, _ expected: Vector3, tolerance: Double = 1e-12, _ what: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -53,38 +53,40 @@ func expectClose(
 }
 
 /// The angle between two vectors, in degrees, by acos of the normalized dot product.
-func degreesBetween(_ a: Vector3, _ b: Vector3) -> Double {
+public func degreesBetween(_ a: Vector3, _ b: Vector3) -> Double {
     let cosine = a.dot(b) / (a.magnitude * b.magnitude)
     return acos(min(1, max(-1, cosine))) * 180 / .pi
 }
 
 /// A 3×3 matrix as rows, for building orientations by hand.
-struct Matrix3 {
-    var rows: [[Double]]
+public struct ReferenceMatrix {
+    public var rows: [[Double]]
 
-    static func rotationX(_ degrees: Double) -> Matrix3 {
+    public init(rows: [[Double]]) { self.rows = rows }
+
+    public static func rotationX(_ degrees: Double) -> ReferenceMatrix {
         let c = cos(degrees * .pi / 180), s = sin(degrees * .pi / 180)
-        return Matrix3(rows: [[1, 0, 0], [0, c, -s], [0, s, c]])
+        return ReferenceMatrix(rows: [[1, 0, 0], [0, c, -s], [0, s, c]])
     }
 
-    static func rotationY(_ degrees: Double) -> Matrix3 {
+    public static func rotationY(_ degrees: Double) -> ReferenceMatrix {
         let c = cos(degrees * .pi / 180), s = sin(degrees * .pi / 180)
-        return Matrix3(rows: [[c, 0, s], [0, 1, 0], [-s, 0, c]])
+        return ReferenceMatrix(rows: [[c, 0, s], [0, 1, 0], [-s, 0, c]])
     }
 
-    static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
-        Matrix3(rows: (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a.rows[i][$1] * b.rows[$1][j] } } })
+    public static func * (a: ReferenceMatrix, b: ReferenceMatrix) -> ReferenceMatrix {
+        ReferenceMatrix(rows: (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a.rows[i][$1] * b.rows[$1][j] } } })
     }
 
-    var transposed: Matrix3 { Matrix3(rows: (0..<3).map { i in (0..<3).map { j in rows[j][i] } }) }
+    public var transposed: ReferenceMatrix { ReferenceMatrix(rows: (0..<3).map { i in (0..<3).map { j in rows[j][i] } }) }
 
-    func apply(_ v: Vector3) -> Vector3 {
+    public func apply(_ v: Vector3) -> Vector3 {
         let c = [v.x, v.y, v.z]
         let r = rows.map { row in (0..<3).reduce(0) { $0 + row[$1] * c[$1] } }
         return Vector3(x: r[0], y: r[1], z: r[2])
     }
 
-    var determinant: Double {
+    public var determinant: Double {
         let m = rows
         return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
             - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
@@ -95,12 +97,12 @@ struct Matrix3 {
 /// The world-from-body orientation of a body rolled by `roll` about its own x axis, then
 /// pitched about the world y axis: R = Ry(pitch) · Rx(roll). A positive roll lifts +y, a
 /// positive pitch lowers +x (turns +z toward +x), the contract's signs.
-func orientation(rollDegrees: Double, pitchDegrees: Double) -> Matrix3 {
-    Matrix3.rotationY(pitchDegrees) * Matrix3.rotationX(rollDegrees)
+public func orientation(rollDegrees: Double, pitchDegrees: Double) -> ReferenceMatrix {
+    ReferenceMatrix.rotationY(pitchDegrees) * ReferenceMatrix.rotationX(rollDegrees)
 }
 
 /// What an accelerometer on that body senses: up, in body coordinates, Rᵀ·ẑ.
-func sensedUp(rollDegrees: Double, pitchDegrees: Double) -> Vector3 {
+public func sensedUp(rollDegrees: Double, pitchDegrees: Double) -> Vector3 {
     let worldFromBody = orientation(rollDegrees: rollDegrees, pitchDegrees: pitchDegrees)
     return worldFromBody.transposed.apply(Vector3(x: 0, y: 0, z: 1))
 }
