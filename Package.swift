@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "Geometry"),
 
         // MARK: The level pipeline: blocks, filters, stability, calibration, the level state machine (pure)
-        .target(name: "Level", dependencies: ["Geometry"]),
+        .target(name: "Level", dependencies: ["Geometry", "Thermal"]),
+
+        // MARK: Temperature: drift models and their fits, temperature tracking, the uncertainty budget (pure)
+        .target(name: "Thermal", dependencies: ["Geometry"]),
 
         // MARK: The contract: topics, command, event, health and service names, JSON values (pure)
         // A leaf: every module that speaks or reads the wire agrees through it.
@@ -58,7 +61,7 @@ let package = Package(
 
         // MARK: Hardware, behind small protocols
         .target(name: "I2C", dependencies: ["CI2CDev", "PlumbSync"]),
-        .target(name: "Accelerometers", dependencies: ["I2C", "Geometry", "Level"]),
+        .target(name: "Accelerometers", dependencies: ["I2C", "Geometry", "Level", "Thermal"]),
         .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "Geometry", "Level", "PlumbSync"]),
         .target(name: "SimulatedADXL355", dependencies: [
             "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345",

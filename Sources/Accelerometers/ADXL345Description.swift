@@ -1,4 +1,5 @@
 import Geometry
+import Thermal
 
 extension ADXL345 {
     /// The ADXL345 (and the register-compatible ADXL343), from its datasheet, Rev. G.
@@ -26,5 +27,12 @@ extension ADXL345 {
         selfTest: SelfTestResponse(minimumG: Vector3(x: 50, y: -540, z: 75) * ADXL345Noise.gPerLSB,
                                    maximumG: Vector3(x: 540, y: -50, z: 875) * ADXL345Noise.gPerLSB,
                                    atSupplyVoltage: 2.5, supplyRange: ADXL345SelfTestLimits.supplyRange),
+        drift: drift,
         datasheet: "ADXL345 datasheet Rev. G", straps: ["SDO to GND", "SDO to 3V3"])
+
+    /// The zero-g offset's temperature drift: typically ±0.4 mg/°C on X and Y and ±1.2 mg/°C on
+    /// Z, up to ±0.8 mg/°C on X and Y; sensitivity ±0.01 %/°C.
+    public static let drift = DriftSpecification(
+        offsetTypical: Vector3(x: 0.4, y: 0.4, z: 1.2) / 1000, offsetMaximum: Vector3(x: 0.8, y: 0.8, z: 1.2) / 1000,
+        sensitivityTypical: 0.0001, source: "ADXL345 datasheet Rev. G, Table 1")
 }

@@ -1,4 +1,5 @@
 import Geometry
+import Thermal
 
 extension ADXL355 {
     /// The ADXL355, from the ADXL354/ADXL355 datasheet, Rev. D.
@@ -36,7 +37,14 @@ extension ADXL355 {
         temperature: temperatureSensor,
         selfTest: SelfTestResponse(minimumG: selfTestLimitsG.minimum, maximumG: selfTestLimitsG.maximum, atSupplyVoltage: 3.3,
                                    supplyRange: supplyRange),
+        drift: drift,
         datasheet: "ADXL354/ADXL355 datasheet Rev. D")
+
+    /// The zero-g offset's temperature drift: about ±0.02 mg/°C typical, ±0.15 mg/°C at most;
+    /// sensitivity ±0.01 %/°C.
+    public static let drift = DriftSpecification(
+        offsetTypical: Vector3(x: 0.02, y: 0.02, z: 0.02) / 1000, offsetMaximum: Vector3(x: 0.15, y: 0.15, z: 0.15) / 1000,
+        sensitivityTypical: 0.0001, source: "ADXL354/ADXL355 datasheet Rev. D, Table 1")
 
     /// 22.5 µg/√Hz, in g/√Hz: Rev. D's typical figure at ±2.048 g, the range Plumb samples at.
     public static let noiseDensityG = 22.5e-6

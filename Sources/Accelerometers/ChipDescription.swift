@@ -1,6 +1,7 @@
 import Geometry
 import I2C
 import Level
+import Thermal
 
 /// Everything above the drivers may know of a chip: its one owner of facts, read from its
 /// datasheet. The pipeline, `stable`, calibration, vibration, the command line, config
@@ -34,6 +35,8 @@ public struct ChipDescription: Sendable, Hashable {
     public var temperature: TemperatureSensor?
     /// Its self-test's expected response; nil when it has none Plumb runs.
     public var selfTest: SelfTestResponse?
+    /// How its offset and sensitivity move with temperature, from the datasheet.
+    public var drift: DriftSpecification
     /// Where the figures come from: `ADXL345 datasheet Rev. G`.
     public var datasheet: String
     /// How each of ``addresses`` is strapped, in the same order: `SDO to GND`; may be empty.
@@ -42,8 +45,9 @@ public struct ChipDescription: Sendable, Hashable {
     public init(model: String, kind: String, aliases: [String] = [], addresses: [I2CAddress],
                 identification: [IdentificationRegister], rangesG: [Int], defaultRangeG: Int, rates: [ChipRate],
                 sampleBits: Int, noiseDensity: Vector3, fifoDepth: Int, temperature: TemperatureSensor?,
-                selfTest: SelfTestResponse?, datasheet: String, straps: [String] = []) {
+                selfTest: SelfTestResponse?, drift: DriftSpecification, datasheet: String, straps: [String] = []) {
         self.straps = straps
+        self.drift = drift
         self.model = model
         self.kind = kind
         self.aliases = aliases
