@@ -163,6 +163,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "GeometryTesting"]),
         .testTarget(name: "LevelTests", dependencies: ["Geometry", "GeometryTesting", "Level"]),
+        .testTarget(name: "ThermalTests", dependencies: ["Geometry", "GeometryTesting", "Thermal"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
         .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "Geometry", "Level", "PlumbSync"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "Geometry", "StrictJSON"]),
