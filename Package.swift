@@ -62,12 +62,12 @@ let package = Package(
         // MARK: Hardware, behind small protocols
         .target(name: "I2C", dependencies: ["CI2CDev", "PlumbSync"]),
         .target(name: "Accelerometers", dependencies: ["I2C", "Geometry", "Level", "Thermal"]),
-        .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "Geometry", "Level", "PlumbSync"]),
+        .target(name: "SimulatedADXL345", dependencies: ["I2C", "Accelerometers", "Geometry", "Level", "PlumbSync", "Thermal"]),
         .target(name: "SimulatedADXL355", dependencies: [
-            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345",
+            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345", "Thermal",
         ]),
         .target(name: "SimulatedMPU6050", dependencies: [
-            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345",
+            "I2C", "Accelerometers", "Geometry", "PlumbSync", "SimulatedADXL345", "Thermal",
         ]),
 
         // The simulators by chip kind: which simulator plays which chip (`--sim-chip`), and a part

@@ -155,6 +155,11 @@ public final class ADXL355: Accelerometer {
         return Self.temperatureSensor.celsius(raw: Double(Self.temperatureRaw(temp2: bytes[0], temp1: bytes[1])))
     }
 
+    /// ``readTemperature()``: the chip has a sensor (``Accelerometer/dieTemperature()``).
+    public func dieTemperature() throws(SensorError) -> Double? {
+        try readTemperature()
+    }
+
     /// The 12-bit raw temperature from TEMP2 (bits 3…0 are its bits 11…8) and TEMP1.
     public static func temperatureRaw(temp2: UInt8, temp1: UInt8) -> Int {
         Int(temp2 & 0x0F) << 8 | Int(temp1)

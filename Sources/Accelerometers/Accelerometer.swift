@@ -49,11 +49,24 @@ public protocol Accelerometer: AnyObject, Sendable {
 
     /// Runs the chip's built-in self-test and restores the running configuration afterwards.
     func selfTest(supplyVoltage: Double) throws(SensorError) -> SelfTestReport
+
+    /// The die temperature in °C from the chip's own sensor (``ChipDescription/temperature``,
+    /// converted with its nominal figures), or nil for a chip without one (the ADXL345).
+    ///
+    /// One short bus transaction (a two-byte burst) that leaves the FIFO alone, so a sampling loop
+    /// may call it between drains, about once a second; more often buys nothing, as the die
+    /// changes slowly and the reading has noise of its own
+    /// (``TemperatureSensor/temperatureNoiseCelsius``). A part's intercept differs from the
+    /// nominal by a few degrees: use it for drift compensation, not as a thermometer.
+    /// - Throws: ``SensorError`` for the bus error.
+    func dieTemperature() throws(SensorError) -> Double?
 }
 
 extension Accelerometer {
     public var chip: ChipDescription { Self.description }
     public var warning: String? { nil }
+    /// nil: the chip has no temperature sensor Plumb reads.
+    public func dieTemperature() throws(SensorError) -> Double? { nil }
 }
 
 /// What a probe found.

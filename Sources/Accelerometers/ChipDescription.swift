@@ -183,13 +183,19 @@ public struct TemperatureSensor: Sendable, Hashable {
     public var lsbPerDegree: Double
     public var offsetLSB: Double
     public var offsetDegrees: Double
+    /// The reading's noise, °C rms, one reading to the next at a steady temperature: what the
+    /// simulators add, and what a consumer averaging readings can expect to beat down. Neither
+    /// datasheet states one; each sensor's figure says how it was reasoned.
+    public var temperatureNoiseCelsius: Double
 
-    public init(register: UInt8, byteCount: Int, lsbPerDegree: Double, offsetLSB: Double, offsetDegrees: Double) {
+    public init(register: UInt8, byteCount: Int, lsbPerDegree: Double, offsetLSB: Double, offsetDegrees: Double,
+                temperatureNoiseCelsius: Double = 0) {
         self.register = register
         self.byteCount = byteCount
         self.lsbPerDegree = lsbPerDegree
         self.offsetLSB = offsetLSB
         self.offsetDegrees = offsetDegrees
+        self.temperatureNoiseCelsius = temperatureNoiseCelsius
     }
 
     /// Degrees Celsius for a raw reading.

@@ -210,6 +210,11 @@ public final class MPU6050: Accelerometer {
         let raw = Int16(bitPattern: UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
         return variant.temperature.celsius(raw: Double(raw))
     }
+
+    /// ``readTemperature()``: the chip has a sensor (``Accelerometer/dieTemperature()``).
+    public func dieTemperature() throws(SensorError) -> Double? {
+        try readTemperature()
+    }
 }
 
 /// What the MPU-6050 driver's drains have met.

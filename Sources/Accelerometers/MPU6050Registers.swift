@@ -110,13 +110,15 @@ public enum MPU6050Variant: String, Sendable, Hashable, CaseIterable, Codable, C
     /// The temperature sensor: MPU-6050 °C = raw / 340 + 36.53 (PS-MPU-6000A Rev. 3.4 §6.3:
     /// 340 LSB/°C, −521 LSB at 35 °C, and RM-MPU-6000A Rev. 4.2, TEMP_OUT); MPU-6500/9250
     /// °C = raw / 333.87 + 21 (RM-MPU-6500A and RM-MPU-9250A, TEMP_OUT, RoomTemp_Offset 0 LSB at
-    /// 21 °C).
+    /// 21 °C). Noise 0.1 °C rms on each: neither product specification states one; 0.1 °C
+    /// (about 34 LSB) is Plumb's estimate of the reading-to-reading scatter a still part's
+    /// TEMP_OUT shows, well above its 0.003 °C step.
     public var temperature: TemperatureSensor {
         hasMPU6500RegisterMap
             ? TemperatureSensor(register: MPU6050Register.tempOutH, byteCount: 2, lsbPerDegree: 333.87,
-                                offsetLSB: 0, offsetDegrees: 21)
+                                offsetLSB: 0, offsetDegrees: 21, temperatureNoiseCelsius: 0.1)
             : TemperatureSensor(register: MPU6050Register.tempOutH, byteCount: 2, lsbPerDegree: 340,
-                                offsetLSB: 0, offsetDegrees: 36.53)
+                                offsetLSB: 0, offsetDegrees: 36.53, temperatureNoiseCelsius: 0.1)
     }
 
     public var description: String { rawValue }

@@ -30,7 +30,8 @@ extension SimulationOptions {
         return SimulatedPartRequest(address: address, scene: scene(now: now), vibration: machineVibration(now: now),
                                     gain: gainError, nonlinearity: nonlinearity, crossAxis: crossAxis, seed: seed,
                                     chipSeed: chipSeed, noiseLSB: noiseLSB, offsetMilligravities: offsetMilligravities,
-                                    fault: faults.connection, stuck: faults.stuck)
+                                    fault: faults.connection, stuck: faults.stuck,
+                                    temperature: temperature?.profile(now: now))
     }
 
     /// The connection fault `--sim-fault` asks for, its times from `now`, and whether it is the

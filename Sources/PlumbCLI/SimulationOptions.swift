@@ -36,6 +36,8 @@ struct SimulationOptions {
     var vibrationNoise: Double?
     /// `--sim-machine`: seconds running, then seconds stopped.
     var machine: (on: Double, off: Double)?
+    /// `--sim-temperature` or `--sim-temperature-cycle`, parsed.
+    var temperature: TemperatureFlag?
     /// The first `--sim-*` flag given, to name it when `--sensor sim` is missing.
     var firstFlagGiven: String?
 
@@ -67,9 +69,15 @@ struct SimulationOptions {
         .value("--sim-chip-seed", "N", "A random typical chip within its datasheet's errors; adxl345: offsets X/Y ±35,\n"
                + "        Z ±40 mg, gain ±1 % (+3.5 % X/Y), cross-axis ±1 %, nonlinearity ±0.5 %; adxl355: offsets ±25 mg,\n"
                + "        drift ±0.02 mg/°C, gain ±1 %, cross-axis ±1 %; mpu6050: offsets X/Y ±50, Z ±80 mg, gain ±3 %,\n"
-               + "        cross-axis ±2 %; the flags above override its parts (these two draw no nonlinearity)."),
+               + "        cross-axis ±2 %; the flags above override its parts (these two draw no nonlinearity); each\n"
+               + "        also drifts within its datasheet's typical ±mg/°C and ±%/°C."),
         .value("--sim-script", "SCRIPT", "Attitudes and holds, e.g. 'face:+z 6s, face:-x 6s, roll:15 3s'; words face:F,\n"
-               + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, then a duration; the last is held."),
+               + "        roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH, temp:C (a ramp to C °C over the step),\n"
+               + "        then a duration (s, m or h, e.g. 2h); the last is held."),
+        .value("--sim-temperature", "C", "Die temperature in °C, −40…125 (default 25): the drift follows it; adxl355 and\n"
+               + "        mpu6050 read it on their sensors."),
+        .value("--sim-temperature-cycle", "MEAN±AMP/PERIOD", "A daily-style die temperature cycle, a sine from its minimum\n"
+               + "        now, e.g. 22±8/24h (or 22+-8/24h); PERIOD in s, m or h, 1 s to a week."),
         .value("--sim-vibration", "SPEC", "Machine vibration on top of the scene: AXIS:MM_S@HZ tones, mm/s RMS at Hz,\n"
                + "        comma-separated, e.g. z:4.5@50,x:1@120 (axes x, y, z; above 0, at most 1000 mm/s and 1600 Hz)."),
         .value("--sim-vibration-noise", "G", "Broadband machine vibration: white Gaussian noise, G g rms per axis in every\n"
@@ -126,6 +134,7 @@ struct SimulationOptions {
             self.fault = fault
         }
         try parseVibration(parsed)
+        temperature = try TemperatureFlag(parsed)
     }
 
     /// The largest `--sim-vibration-noise`, g RMS: Plumb's range is ±16 g.

@@ -21,10 +21,14 @@ import Level
 ///          | "roll:" DEG | "pitch:" DEG                 the device against the surface
 ///          | "turn:" DEG                                heading about the surface normal
 ///          | "surface:" DEG "/" DEG                     the surface's roll/pitch
-/// duration = NUMBER "s"                                 greater than 0.5, at most 86400
+///          | "temp:" CELSIUS                            die temperature, −40…125 °C
+/// duration = NUMBER ("s" | "m" | "h")                   seconds, minutes or hours: more
+///                                                       than 0.5 s, at most a week (168h)
 /// ```
 ///
-/// e.g. `face:+z 4s, face:-z 4s, surface:0.3/-0.2 turn:0 4s, turn:180 4s`.
+/// e.g. `face:+z 4s, face:-z 4s, surface:0.3/-0.2 turn:0 4s, turn:180 4s`, or
+/// `face:+z 10m, temp:35 2h, 1h` (ten minutes at the configured temperature, a ramp to 35 °C over
+/// two hours, an hour held there).
 ///
 /// **Meaning.** Each word sets one part of the ``SimulatedPose``; the parts a step does not name
 /// keep their value from the step before (at the start: flat, +z up, level surface). A step lasts
@@ -33,34 +37,49 @@ import Level
 /// while the device is lifted and set down (±``liftG`` along the vertical, a full sine), so the
 /// stillness judgement always sees the handling, even for a turn that changes nothing it senses
 /// (180° on a level surface). After the last step the last attitude is held for ever.
+///
+/// `temp:C` ramps the die temperature linearly over its step, from what it was when the step
+/// began to C at its end; steps without one hold the last value, and so does the time after the
+/// script. Until the first `temp:` step the configured temperature (`--sim-temperature`, a
+/// cycle, a test's ``SceneControls/setTemperature(_:)``) is in force; from it on the script's
+/// temperatures override the configured one (``SimulatedTemperature/scripted(_:start:base:)``).
+/// The week's limit lets a script follow a slow thermal test; a day was the old limit.
 public struct AttitudeScript: Sendable, Hashable {
     /// One attitude and how long it lasts.
     public struct Step: Sendable, Hashable {
         public var pose: SimulatedPose
         /// Seconds from the start of the step (its transition included) to the next step.
         public var duration: Double
+        /// The die temperature the step ramps to by its end, °C; nil holds the temperature.
+        public var temperature: Double?
 
-        public init(pose: SimulatedPose, duration: Double) {
+        public init(pose: SimulatedPose, duration: Double, temperature: Double? = nil) {
             self.pose = pose
             self.duration = duration
+            self.temperature = temperature
         }
     }
 
     /// The steps, in order; never empty.
     public let steps: [Step]
+    /// Whether any step names a temperature, so that the script's temperatures are in force.
+    public let namesTemperature: Bool
 
     /// How long the move into each step (but the first) takes, in seconds.
     public static let transition = 0.5
     /// The peak of the lift during a move, in g.
     public static let liftG = 0.1
-    /// The longest step, a day.
-    public static let maxDuration = 86_400.0
+    /// The longest step, a week, in seconds.
+    public static let maxDuration = 604_800.0
+    /// The temperatures a `temp:` word takes, °C: the industrial range the chips are specified over.
+    public static let temperatureRange = -40.0...125.0
 
     /// A script of `steps`; nil when there are none or a duration is not above ``transition``.
     public init?(steps: [Step]) {
         guard !steps.isEmpty,
               steps.allSatisfy({ $0.duration > Self.transition && $0.duration <= Self.maxDuration }) else { return nil }
         self.steps = steps
+        namesTemperature = steps.contains { $0.temperature != nil }
     }
 
     /// The script's length in seconds; the last attitude holds after it.
@@ -123,20 +142,33 @@ extension AttitudeScript {
             let words = stepText.split(separator: " ")
             guard let last = words.last else { throw AttitudeScriptError(step: number, problem: .emptyStep) }
             var named: Set<String> = []
+            var temperature: Double?
             for word in words.dropLast() {
-                let key = try Self.apply(String(word), to: &pose, step: number)
+                let key = try Self.apply(String(word), to: &pose, temperature: &temperature, step: number)
                 guard named.insert(key).inserted else {
                     throw AttitudeScriptError(step: number, problem: .repeated(key))
                 }
             }
-            steps.append(Step(pose: pose, duration: try Self.duration(String(last), step: number)))
+            steps.append(Step(pose: pose, duration: try Self.duration(String(last), step: number),
+                              temperature: temperature))
         }
         // Every duration was checked above, and there is at least one step.
         self.init(steps: steps)!
     }
 
+    /// Seconds in one unit of each duration suffix.
+    private static let durationUnits: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+
+    /// The seconds a duration word says: a number then `s`, `m` or `h` (`2.5s`, `10m`, `24h`); nil
+    /// for anything else. No range is checked: each user of the word checks its own.
+    public static func seconds(parsing word: String) -> Double? {
+        guard let unit = word.last.flatMap({ durationUnits[$0] }), let count = Double(word.dropLast()),
+              count.isFinite else { return nil }
+        return count * unit
+    }
+
     private static func duration(_ word: String, step: Int) throws(AttitudeScriptError) -> Double {
-        guard word.hasSuffix("s"), let seconds = Double(word.dropLast()), seconds.isFinite else {
+        guard let seconds = seconds(parsing: word) else {
             let problem: AttitudeScriptError.Problem = word.contains(":") ? .missingDuration(word) : .badDuration(word)
             throw AttitudeScriptError(step: step, problem: problem)
         }
@@ -147,7 +179,8 @@ extension AttitudeScript {
     }
 
     /// Applies one `key:value` word; returns the key.
-    private static func apply(_ word: String, to pose: inout SimulatedPose, step: Int) throws(AttitudeScriptError) -> String {
+    private static func apply(_ word: String, to pose: inout SimulatedPose, temperature: inout Double?,
+                              step: Int) throws(AttitudeScriptError) -> String {
         guard let colon = word.firstIndex(of: ":") else {
             throw AttitudeScriptError(step: step, problem: .unknownWord(word))
         }
@@ -167,6 +200,11 @@ extension AttitudeScript {
             guard parts.count == 2 else { throw AttitudeScriptError(step: step, problem: .badSurface(word)) }
             pose.surfaceRoll = try angle(String(parts[0]), word: word, limit: 45, step: step)
             pose.surfacePitch = try angle(String(parts[1]), word: word, limit: 45, step: step)
+        case "temp":
+            guard let celsius = Double(value), celsius.isFinite, temperatureRange.contains(celsius) else {
+                throw AttitudeScriptError(step: step, problem: .badTemperature(word))
+            }
+            temperature = celsius
         default:
             throw AttitudeScriptError(step: step, problem: .unknownWord(word))
         }
@@ -189,7 +227,7 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
     public enum Problem: Sendable, Hashable {
         /// Nothing between two commas (or an empty script).
         case emptyStep
-        /// A word that is not `face:`, `roll:`, `pitch:`, `turn:` or `surface:`.
+        /// A word that is not `face:`, `roll:`, `pitch:`, `turn:`, `surface:` or `temp:`.
         case unknownWord(String)
         /// The same key twice in one step.
         case repeated(String)
@@ -199,11 +237,13 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
         case badAngle(word: String, limit: Double)
         /// `surface:` not of the form ROLL/PITCH.
         case badSurface(String)
+        /// `temp:` with something other than °C within ``AttitudeScript/temperatureRange``.
+        case badTemperature(String)
         /// The last word is a `key:value` word: the step has no duration.
         case missingDuration(String)
-        /// The last word is not a number followed by `s`.
+        /// The last word is not a number followed by `s`, `m` or `h`.
         case badDuration(String)
-        /// A duration of 0.5 s or less, or over a day.
+        /// A duration of 0.5 s or less, or over a week.
         case durationOutOfRange(String)
     }
 
@@ -221,7 +261,7 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
         case .emptyStep:
             "is empty; each step is words then a duration, e.g. 'face:+x 3s'"
         case .unknownWord(let word):
-            "has '\(word)'; the words are face:F, roll:DEG, pitch:DEG, turn:DEG and surface:ROLL/PITCH"
+            "has '\(word)'; the words are face:F, roll:DEG, pitch:DEG, turn:DEG, surface:ROLL/PITCH and temp:CELSIUS"
         case .repeated(let key):
             "names \(key): twice; give it once"
         case .badFace(let value):
@@ -230,12 +270,14 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
             "has '\(word)'; give degrees between -\(ParsedLimit(limit)) and \(ParsedLimit(limit))"
         case .badSurface(let word):
             "has '\(word)'; the surface is surface:ROLL/PITCH in degrees, e.g. surface:0.3/-0.2"
+        case .badTemperature(let word):
+            "has '\(word)'; give the die temperature in °C between -40 and 125, e.g. temp:35"
         case .missingDuration(let word):
             "ends with '\(word)' and no duration; end each step with one, e.g. '\(word) 3s'"
         case .badDuration(let word):
-            "ends with '\(word)'; a duration is seconds with an s, e.g. 3s or 2.5s"
+            "ends with '\(word)'; a duration is seconds with an s, or minutes or hours with m or h, e.g. 3s, 2.5s, 10m or 2h"
         case .durationOutOfRange(let word):
-            "lasts \(word); a step lasts more than \(ParsedLimit(AttitudeScript.transition)) s (its move takes that) and at most a day"
+            "lasts \(word); a step lasts more than \(ParsedLimit(AttitudeScript.transition)) s (its move takes that) and at most a week (168h)"
         }
         return "step \(step) \(what)."
     }

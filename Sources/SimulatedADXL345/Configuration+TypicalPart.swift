@@ -1,4 +1,6 @@
+import Accelerometers
 import Geometry
+import Thermal
 
 extension SimulatedADXL345.Configuration {
     /// The datasheet's typical error magnitudes, each drawn uniformly within its bound.
@@ -18,7 +20,10 @@ extension SimulatedADXL345.Configuration {
     /// A part drawn at random within the datasheet's typical errors, powered at 3.3 V: a different
     /// chip for every `seed`, the same chip for the same seed. Offsets X/Y ±35 mg and Z ±40 mg,
     /// gains ±1 % plus +3.5 % on X and Y, each cross-axis term ±1 %, nonlinearity ±0.5 % of full
-    /// scale. Calibration tests and the accuracy benchmark check that a fit recovers them.
+    /// scale. Calibration tests and the accuracy benchmark check that a fit recovers them. Its
+    /// temperature coefficients are drawn within the datasheet's typical drift (``ADXL345/drift``:
+    /// offset X/Y ±0.4, Z ±1.2 mg/°C; sensitivity ±0.01 %/°C) from a stream of their own
+    /// (``RandomDrift``), so every other error of a seed is what it was before drift was modelled.
     ///
     /// The noise seed is derived from `seed` too, so one number repeats a whole run.
     public static func randomTypicalPart(seed: UInt64, scene: SimulatedScene = .level) -> Self {
@@ -34,8 +39,10 @@ extension SimulatedADXL345.Configuration {
                                 Vector3(x: uniform(bounds.crossAxis), y: uniform(bounds.crossAxis), z: 0))
         let nonlinearity = Vector3(x: uniform(bounds.nonlinearity), y: uniform(bounds.nonlinearity),
                                    z: uniform(bounds.nonlinearity))
+        let drift = RandomDrift.draw(seed: seed, offsetBound: ADXL345.drift.offsetTypical,
+                                     sensitivityBound: ADXL345.drift.sensitivityTypical)
         return Self(scene: scene, offset: offset, gain: gain, crossAxis: crossAxis, nonlinearity: nonlinearity,
-                    seed: generator.next())
+                    offsetDrift: drift.offset, sensitivityDrift: drift.sensitivity, seed: generator.next())
     }
 
     /// Off-diagonal terms drawn uniformly within ±`bound` (a fraction), from `seed`: the

@@ -7,7 +7,7 @@ extension SimulatedADXL345 {
     ///
     /// The defaults are an ideal chip with the datasheet's noise, level and still, at 0x53: a
     /// scene at roll 3° reads 3°. Opt into errors with ``offset``, ``gain``,
-    /// ``crossAxis``, ``nonlinearity``, ``typicalPart`` or ``randomTypicalPart(seed:scene:)``.
+    /// ``crossAxis``, ``nonlinearity``, ``offsetDrift``, ``sensitivityDrift``, ``typicalPart`` or ``randomTypicalPart(seed:scene:)``.
     public struct Configuration: Sendable {
         /// The 7-bit address the chip acknowledges; others NACK. Default 0x53 (SDO/ALT low).
         public var address: I2CAddress
@@ -44,6 +44,15 @@ extension SimulatedADXL345 {
         /// 0.005 · 16 / 16³ g ≈ 0.02 mg at 1 g (1.25 mg on ±2 g). Typical parts: ±0.005.
         /// Default zero.
         public var nonlinearity: Vector3
+        /// Offset drift per axis, g/°C from 25 °C (``SimulatedPartConfiguration/offsetDrift``).
+        /// Typical parts: X/Y ±0.4 mg/°C, Z ±1.2 mg/°C (``ADXL345/drift``). Default zero.
+        public var offsetDrift: Vector3
+        /// Sensitivity drift per axis, a fraction per °C from 25 °C
+        /// (``SimulatedPartConfiguration/sensitivityDrift``). Default zero.
+        public var sensitivityDrift: Vector3
+        /// The die temperature over time; 25 °C by default. Change it at run time with
+        /// ``SimulatedADXL345/setTemperature(_:)``.
+        public var temperature: SimulatedTemperature
         /// Supply voltage VS in volts, 2.0…3.6 (clamped); scales the self-test response by the
         /// datasheet's Table 14. Default 3.3 V, the Pi's rail.
         public var supplyVoltage: Double
@@ -78,6 +87,9 @@ extension SimulatedADXL345 {
             gain: Vector3 = .zero,
             crossAxis: Matrix3 = .zero,
             nonlinearity: Vector3 = .zero,
+            offsetDrift: Vector3 = .zero,
+            sensitivityDrift: Vector3 = .zero,
+            temperature: Double = SimulatedTemperature.reference,
             supplyVoltage: Double = 3.3,
             selfTestResponse: Vector3 = Configuration.typicalSelfTestResponse,
             seed: UInt64 = 0x5EED_AD11_345A_CCE1,
@@ -92,6 +104,9 @@ extension SimulatedADXL345 {
             self.gain = gain
             self.crossAxis = crossAxis
             self.nonlinearity = nonlinearity
+            self.offsetDrift = offsetDrift
+            self.sensitivityDrift = sensitivityDrift
+            self.temperature = .constant(temperature)
             self.supplyVoltage = supplyVoltage
             self.selfTestResponse = selfTestResponse
             self.seed = seed

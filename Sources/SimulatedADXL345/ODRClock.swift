@@ -71,7 +71,7 @@ extension ChipState {
     }
 
     /// Sample `number` of the current grid, taken at its own instant: the scene plus the
-    /// machine's vibration, point-sampled (see ``MachineVibration``).
+    /// machine's vibration, point-sampled (see ``MachineVibration``), at the die temperature then.
     private func takeSample(number: Int, first: Double, format: OutputFormat) -> RawSample {
         let time = first + Double(number) / format.rate.hertz
         let offsets = (
@@ -83,6 +83,7 @@ extension ChipState {
         if let machine {
             force += machine.acceleration(at: time, serial: serial)
         }
-        return pipeline.sample(force: force, serial: serial, format: format, offsetRegisters: offsets)
+        let drift = configuration.thermalDrift(at: configuration.dieTemperature(at: time))
+        return pipeline.sample(force: force, serial: serial, format: format, offsetRegisters: offsets, drift: drift)
     }
 }

@@ -48,8 +48,8 @@ struct OutputFormat: Equatable {
 
 /// The analogue and digital path of one sample, from true specific force to data words.
 ///
-/// Order: nonlinearity (per axis, on the configured range), sensitivity (gain and cross-axis),
-/// then per axis: zero-g offset error, OFSx registers, self-test force, noise,
+/// Order: nonlinearity (per axis, on the configured range), sensitivity (gain and cross-axis,
+/// scaled by its temperature drift), then per axis: zero-g offset error and its drift, OFSx registers, self-test force, noise,
 /// then quantize, clip, drop the LSB at the top rates, justify.
 struct OutputPipeline: Sendable {
     /// The sensitivity matrix: diag(1 + gain) plus cross-axis terms.
@@ -82,11 +82,14 @@ struct OutputPipeline: Sendable {
         generator = GaussianNoise(seed: configuration.seed)
     }
 
-    /// The formatted sample for true specific force `force` (g), sample number `serial`.
-    func sample(force: Vector3, serial: UInt64, format: OutputFormat, offsetRegisters: (Int8, Int8, Int8)) -> RawSample {
+    /// The formatted sample for true specific force `force` (g), sample number `serial`, with the
+    /// temperature's `drift` (``SimulatedPartConfiguration/thermalDrift(at:)``).
+    func sample(force: Vector3, serial: UInt64, format: OutputFormat, offsetRegisters: (Int8, Int8, Int8),
+                drift: (scale: Vector3, offset: Vector3)) -> RawSample {
         let sensed = CubicNonlinearity.bow(force, by: nonlinearity, fullScale: Double(format.range.gravities))
-        var value = sensitivity * sensed
-        value += offset
+        let scaled = sensitivity * sensed
+        var value = Vector3(x: scaled.x * drift.scale.x, y: scaled.y * drift.scale.y, z: scaled.z * drift.scale.z)
+        value += offset + drift.offset
         value += Vector3(
             x: Double(offsetRegisters.0), y: Double(offsetRegisters.1), z: Double(offsetRegisters.2)
         ) * Self.offsetRegisterStep

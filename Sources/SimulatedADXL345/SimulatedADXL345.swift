@@ -23,8 +23,9 @@ import PlumbSync
 ///
 /// Not modelled: tap, activity, inactivity and free-fall detection (their registers store values
 /// and INT_SOURCE never shows them); sleep, auto-sleep and low power (stored, no effect on rate or
-/// noise); trigger events (trigger mode runs as stream mode); the interrupt pins; temperature
-/// drift; the self-test's bimodality.
+/// noise); trigger events (trigger mode runs as stream mode); the interrupt pins; the self-test's
+/// bimodality. Temperature drift is modelled (``Configuration/offsetDrift``); the chip has no
+/// temperature sensor.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
 public final class SimulatedADXL345: I2CBus, SceneControls {
@@ -142,9 +143,17 @@ public final class SimulatedADXL345: I2CBus, SceneControls {
         withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
     }
 
-    /// The ADXL345 has no temperature sensor Plumb reads, and the simulator models no drift:
-    /// nothing changes.
-    public func setTemperature(_ celsius: Double) {}
+    /// Changes the die temperature from now on: samples already due keep the old one. The ADXL345
+    /// has no temperature sensor Plumb reads, but its offset and sensitivity drift with it
+    /// (``Configuration/offsetDrift``, ``Configuration/sensitivityDrift``).
+    public func setTemperatureProfile(_ temperature: SimulatedTemperature) {
+        withSynchronizedState { $0.configuration.temperature = temperature }
+    }
+
+    /// The true die temperature at clock time `time`, °C (the profile in force now).
+    public func dieTemperature(at time: Double) -> Double {
+        state.withLock { $0.configuration.dieTemperature(at: time) }
+    }
 
     /// The machine vibration on top of the scene; nil for none.
     public var vibration: MachineVibration? {

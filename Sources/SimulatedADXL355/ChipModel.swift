@@ -26,6 +26,11 @@ struct ChipModel: Sendable, SimulatedChipState {
     private var overrun = false
     private var dataReady = false
     private let noise: SeededNormals
+    /// The temperature sensor's noise, apart from the axes' so that reading TEMP2/TEMP1 leaves
+    /// the acceleration noise of a seed as it was.
+    private let temperatureNoise: SeededNormals
+    /// Temperature readings made since power-on: the noise address of the next.
+    private var temperatureReads: UInt64 = 0
     /// The machine's vibration, ready to sample; nil without one.
     var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
@@ -37,6 +42,7 @@ struct ChipModel: Sendable, SimulatedChipState {
         self.configuration = configuration
         now = time
         noise = SeededNormals(seed: configuration.seed)
+        temperatureNoise = SeededNormals(seed: configuration.seed ^ 0x7E3F_0355_0000_0001)
         machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
         connection = ConnectionFaultState(configuration.fault)
         reset()
@@ -122,8 +128,8 @@ struct ChipModel: Sendable, SimulatedChipState {
     }
 
     /// Sample `number` of the grid, in counts: the scene, the machine's vibration (and the
-    /// self-test force) through the part's nonlinearity, sensitivity and offset (drifting with
-    /// the temperature), plus noise over the bandwidth the rate sets.
+    /// self-test force) through the part's nonlinearity, sensitivity and offset (both drifting
+    /// with the die temperature at the sample's time), plus noise over the bandwidth the rate sets.
     private func sample(number: Int, first: Double, rate: Double) -> (x: Int, y: Int, z: Int) {
         let time = first + Double(number) / rate
         let serial = self.serial &+ UInt64(number - nextSampleNumber)
@@ -133,8 +139,10 @@ struct ChipModel: Sendable, SimulatedChipState {
         force = CubicNonlinearity.bow(force, by: configuration.nonlinearity, fullScale: range.fullScaleG)
         let sigma = configuration.noiseDensity * ADXL355.noiseBandwidthHz(rateHz: rate).squareRoot()
         let normals = noise.normals(forSample: serial)
-        let drift = configuration.offsetDrift * (configuration.temperature - ADXL355.temperatureSensor.offsetDegrees)
-        let sensed = configuration.sensitivity * force + configuration.offset + drift
+        let drift = configuration.thermalDrift(at: configuration.dieTemperature(at: time))
+        let scaled = configuration.sensitivity * force
+        let sensed = Vector3(x: scaled.x * drift.scale.x, y: scaled.y * drift.scale.y, z: scaled.z * drift.scale.z)
+            + configuration.offset + drift.offset
             + Vector3(x: normals.x * sigma.x, y: normals.y * sigma.y, z: normals.z * sigma.z)
         let scale = range.countsPerG
         func counts(_ g: Double) -> Int {
@@ -169,14 +177,19 @@ struct ChipModel: Sendable, SimulatedChipState {
             }
             return bytes
         }
+        // One conversion serves both temperature bytes of a read, so a burst of TEMP2/TEMP1 is
+        // one consistent reading; each read that touches them draws a new one.
+        let touchesTemperature = (Int(register)..<Int(register) + count).contains { $0 == Int(ADXL355Register.temp2)
+            || $0 == Int(ADXL355Register.temp1) }
+        let temperature = touchesTemperature ? takeTemperatureReading() : 0
         for offset in 0..<count {
             let address = Int(register) + offset
-            bytes.append(address <= Int(ADXL355Register.last) ? readByte(UInt8(address)) : 0)
+            bytes.append(address <= Int(ADXL355Register.last) ? readByte(UInt8(address), temperature: temperature) : 0)
         }
         return bytes
     }
 
-    private mutating func readByte(_ register: UInt8) -> UInt8 {
+    private mutating func readByte(_ register: UInt8, temperature temperatureRaw: Int) -> UInt8 {
         switch register {
         case ADXL355Register.status:
             var value: UInt8 = 0
@@ -199,11 +212,18 @@ struct ChipModel: Sendable, SimulatedChipState {
         }
     }
 
-    /// The 12-bit temperature register: the nominal transfer function plus the part's error.
-    private var temperatureRaw: Int {
+    /// The 12-bit temperature register now: the nominal transfer function at the die temperature,
+    /// plus the part's intercept error and the sensor's noise (``SimulatedADXL355/Configuration/temperatureNoiseCelsius``).
+    private mutating func takeTemperatureReading() -> Int {
         let sensor = ADXL355.temperatureSensor
-        let raw = sensor.offsetLSB + (configuration.temperature - sensor.offsetDegrees) * sensor.lsbPerDegree
+        var celsius = configuration.dieTemperature(at: now)
+        if configuration.temperatureNoiseCelsius > 0 {
+            celsius += temperatureNoise.normals(forSample: temperatureReads).x * configuration.temperatureNoiseCelsius
+        }
+        temperatureReads &+= 1
+        let raw = sensor.offsetLSB + (celsius - sensor.offsetDegrees) * sensor.lsbPerDegree
             + configuration.temperatureOffsetLSB
+        guard raw.isFinite else { return 0 }
         return Int(min(max(raw.rounded(), 0), 4095))
     }
 

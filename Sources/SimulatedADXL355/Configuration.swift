@@ -2,6 +2,7 @@ import Accelerometers
 import Geometry
 import I2C
 import SimulatedADXL345
+import Thermal
 
 extension SimulatedADXL355 {
     /// The simulated part and its surroundings.
@@ -22,6 +23,9 @@ extension SimulatedADXL355 {
         public var offset: Vector3
         /// How the zero-g offset moves with temperature, g/°C per axis, from 25 °C.
         public var offsetDrift: Vector3
+        /// How sensitivity moves with temperature, a fraction per °C per axis, from 25 °C
+        /// (``SimulatedPartConfiguration/sensitivityDrift``). Default zero.
+        public var sensitivityDrift: Vector3
         /// Sensitivity error per axis, a fraction (0.01 reads 1 % high).
         public var gain: Vector3
         /// Cross-axis terms off the diagonal (a fraction): output i gains `crossAxis[i, j]` of
@@ -30,8 +34,14 @@ extension SimulatedADXL355 {
         /// Nonlinearity per axis as a fraction of the configured range's full scale, a cubic
         /// (``CubicNonlinearity``): `n` of full scale at full scale. Default zero.
         public var nonlinearity: Vector3
-        /// The die temperature in °C.
-        public var temperature: Double
+        /// The die temperature over time; 25 °C by default. Change it at run time with
+        /// ``SimulatedADXL355/setTemperature(_:)``.
+        public var temperature: SimulatedTemperature
+        /// TEMP2/TEMP1's noise, °C rms, each reading drawn afresh (seeded from ``seed``). 0 (the
+        /// ideal part's default) reads the transfer function exactly; a random typical part has
+        /// the datasheet-grade figure, ``ADXL355/temperatureSensor``'s
+        /// ``TemperatureSensor/temperatureNoiseCelsius``.
+        public var temperatureNoiseCelsius: Double
         /// This part's temperature intercept error, LSB added to the nominal 1885 at 25 °C.
         public var temperatureOffsetLSB: Double
         /// The change ST1 + ST2 makes, in g per axis; typical 0.3, 0.3, 1.5.
@@ -54,9 +64,10 @@ extension SimulatedADXL355 {
         public init(address: I2CAddress = defaultAddress, scene: SimulatedScene = .level,
                     vibration: MachineVibration? = nil,
                     noiseDensity: Vector3 = ADXL355.description.noiseDensity, offset: Vector3 = .zero,
-                    offsetDrift: Vector3 = .zero, gain: Vector3 = .zero, crossAxis: Matrix3 = Matrix3(rows: .zero, .zero, .zero),
+                    offsetDrift: Vector3 = .zero, sensitivityDrift: Vector3 = .zero, gain: Vector3 = .zero, crossAxis: Matrix3 = Matrix3(rows: .zero, .zero, .zero),
                     nonlinearity: Vector3 = .zero,
-                    temperature: Double = 25, temperatureOffsetLSB: Double = 0,
+                    temperature: Double = SimulatedTemperature.reference, temperatureOffsetLSB: Double = 0,
+                    temperatureNoiseCelsius: Double = 0,
                     selfTestResponse: Vector3 = typicalSelfTestResponse, revisionID: UInt8 = 0x01,
                     partID: UInt8 = ADXL355Register.expectedPartID, seed: UInt64 = 0x5EED_AD11_355A_CCE1,
                     fault: SimulatedFault = .none) {
@@ -68,10 +79,12 @@ extension SimulatedADXL355 {
             self.noiseDensity = noiseDensity
             self.offset = offset
             self.offsetDrift = offsetDrift
+            self.sensitivityDrift = sensitivityDrift
             self.gain = gain
             self.crossAxis = crossAxis
-            self.temperature = temperature
+            self.temperature = .constant(temperature)
             self.temperatureOffsetLSB = temperatureOffsetLSB
+            self.temperatureNoiseCelsius = temperatureNoiseCelsius
             self.selfTestResponse = selfTestResponse
             self.revisionID = revisionID
             self.partID = partID
@@ -94,7 +107,10 @@ extension SimulatedADXL355 {
         }
 
         /// A part drawn at random within ``TypicalErrors``: a different chip for every `seed`,
-        /// the same chip for the same seed; the noise seed comes from it too.
+        /// the same chip for the same seed; the noise seed comes from it too. Its temperature
+        /// coefficients come from the datasheet's typical drift (``ADXL355/drift``: offset
+        /// ±0.02 mg/°C, sensitivity ±0.01 %/°C) on a stream of their own (``RandomDrift``), and
+        /// its temperature sensor has the datasheet-grade noise.
         public static func randomTypicalPart(seed: UInt64, scene: SimulatedScene = .level) -> Self {
             var generator = SplitMix64(seed: seed ^ 0x355A_D11C_0FFE_E001)
             func uniform(_ bound: Double) -> Double { (2 * generator.nextUnit() - 1) * bound }
@@ -102,9 +118,14 @@ extension SimulatedADXL355 {
             let offset = Vector3(x: uniform(bounds.offsetG), y: uniform(bounds.offsetG), z: uniform(bounds.offsetG))
             let gain = Vector3(x: uniform(bounds.gain), y: uniform(bounds.gain), z: uniform(bounds.gain))
             let crossAxis = SimulatedADXL345.Configuration.randomCrossAxis(bound: bounds.crossAxis, seed: generator.next())
-            let drift = Vector3(x: uniform(bounds.offsetDriftGPerDegree), y: uniform(bounds.offsetDriftGPerDegree),
-                                z: uniform(bounds.offsetDriftGPerDegree))
-            return Self(scene: scene, offset: offset, offsetDrift: drift, gain: gain, crossAxis: crossAxis,
+            // The offset drift was once drawn here; the three draws stay, unused, so that the
+            // noise seed after them, and so every existing seed's noise, is unchanged.
+            for _ in 0..<3 { _ = uniform(bounds.offsetDriftGPerDegree) }
+            let drift = RandomDrift.draw(seed: seed, offsetBound: ADXL355.drift.offsetTypical,
+                                         sensitivityBound: ADXL355.drift.sensitivityTypical)
+            return Self(scene: scene, offset: offset, offsetDrift: drift.offset, sensitivityDrift: drift.sensitivity,
+                        gain: gain, crossAxis: crossAxis,
+                        temperatureNoiseCelsius: ADXL355.temperatureSensor.temperatureNoiseCelsius,
                         seed: generator.next())
         }
 

@@ -16,6 +16,8 @@ import SimulatedMPU6050
 ///   16 384 LSB/g), so that the rms follows the filter bandwidth the driver sets;
 /// - `offsetMilligravities` is mg on all three, `gain`, `crossAxis` and `nonlinearity`
 ///   fractions of the reading or of the configured full scale;
+/// - `temperature` is the die temperature over time on all three: what their drift follows, and
+///   what the ADXL355's and the MPU-6050's sensors read;
 /// - `stuck` stops the Z proof mass, so the driver's self-test fails on Z;
 /// - `chipSeed` draws a part within that chip's datasheet's typical errors.
 public enum SimulatedChipKind: String, CaseIterable, Sendable {
@@ -59,11 +61,14 @@ public struct SimulatedPartRequest: Sendable {
     public var fault: SimulatedFault
     /// A stuck proof mass: the self-test shows no response on Z.
     public var stuck: Bool
+    /// The die temperature over time; nil leaves the part's own (25 °C). A scripted scene's
+    /// `temp:` words override it while they run.
+    public var temperature: SimulatedTemperature?
 
     public init(address: I2CAddress, scene: SimulatedScene = .level, vibration: MachineVibration? = nil,
                 gain: Vector3? = nil, nonlinearity: Vector3? = nil, crossAxis: CrossAxis? = nil, seed: UInt64? = nil,
                 chipSeed: UInt64? = nil, noiseLSB: Double? = nil, offsetMilligravities: Vector3? = nil,
-                fault: SimulatedFault = .none, stuck: Bool = false) {
+                fault: SimulatedFault = .none, stuck: Bool = false, temperature: SimulatedTemperature? = nil) {
         self.address = address
         self.scene = scene
         self.vibration = vibration
@@ -76,6 +81,7 @@ public struct SimulatedPartRequest: Sendable {
         self.offsetMilligravities = offsetMilligravities
         self.fault = fault
         self.stuck = stuck
+        self.temperature = temperature
     }
 }
 
@@ -107,6 +113,7 @@ extension SimulatedChipKind {
         case nil: break
         }
         if let seed = request.seed { configuration.seed = seed }
+        if let temperature = request.temperature { configuration.temperature = temperature }
         configuration.fault = request.fault
     }
 

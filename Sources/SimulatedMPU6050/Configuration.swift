@@ -2,6 +2,7 @@ import Accelerometers
 import Geometry
 import I2C
 import SimulatedADXL345
+import Thermal
 
 extension SimulatedMPU6050 {
     /// One simulated part: which variant it is (and what its WHO_AM_I says), what it senses, and
@@ -37,8 +38,18 @@ extension SimulatedMPU6050 {
         /// Nonlinearity per axis as a fraction of the configured range's full scale, a cubic
         /// (``CubicNonlinearity``): `n` of full scale at full scale. Default zero.
         public var nonlinearity: Vector3
-        /// The die temperature, °C; change it with ``SimulatedMPU6050/setTemperature(_:)``.
-        public var temperature: Double
+        /// The die temperature over time; 25 °C by default. Change it at run time with
+        /// ``SimulatedMPU6050/setTemperature(_:)``.
+        public var temperature: SimulatedTemperature
+        /// How the zero-g offset moves with temperature, g/°C per axis, from 25 °C
+        /// (``SimulatedPartConfiguration/offsetDrift``; note ``offset`` itself is in mg). Default zero.
+        public var offsetDrift: Vector3
+        /// How sensitivity moves with temperature, a fraction per °C per axis, from 25 °C. Default zero.
+        public var sensitivityDrift: Vector3
+        /// TEMP_OUT's noise, °C rms, each conversion drawn afresh (seeded from ``seed``). 0 (the
+        /// ideal part's default) converts exactly; a random typical part has the variant's
+        /// ``TemperatureSensor/temperatureNoiseCelsius``.
+        public var temperatureNoiseCelsius: Double
         /// The factory self-test codes X, Y, Z: 5-bit on the MPU-6050, 8-bit on the MPU-6500/9250;
         /// nil for a typical part's.
         public var selfTestCodes: [UInt8]?
@@ -62,7 +73,10 @@ extension SimulatedMPU6050 {
             gain: Vector3 = .zero,
             crossAxis: Matrix3 = .zero,
             nonlinearity: Vector3 = .zero,
-            temperature: Double = 25,
+            temperature: Double = SimulatedTemperature.reference,
+            offsetDrift: Vector3 = .zero,
+            sensitivityDrift: Vector3 = .zero,
+            temperatureNoiseCelsius: Double = 0,
             selfTestCodes: [UInt8]? = nil,
             selfTestError: Vector3 = .zero,
             seed: UInt64 = 0x5EED_0605_0000_0001,
@@ -79,7 +93,10 @@ extension SimulatedMPU6050 {
             self.offset = offset
             self.gain = gain
             self.crossAxis = crossAxis
-            self.temperature = temperature
+            self.temperature = .constant(temperature)
+            self.offsetDrift = offsetDrift
+            self.sensitivityDrift = sensitivityDrift
+            self.temperatureNoiseCelsius = temperatureNoiseCelsius
             self.selfTestCodes = selfTestCodes
             self.selfTestError = selfTestError
             self.seed = seed
@@ -116,7 +133,10 @@ extension SimulatedMPU6050 {
         }
 
         /// A part drawn uniformly within the typical bounds: a different part for every `seed`,
-        /// the same part for the same seed (noise seed included).
+        /// the same part for the same seed (noise seed included). Its temperature coefficients come
+        /// from the datasheet's typical drift (``MPU6050``'s ``ChipDescription/drift``: offset X/Y
+        /// ±0.5, Z ±0.86 mg/°C, sensitivity ±0.02 %/°C) on a stream of their own (``RandomDrift``),
+        /// and TEMP_OUT has the variant's noise.
         public static func randomTypicalPart(seed: UInt64, variant: MPU6050Variant = .mpu6050,
                                              scene: SimulatedScene = .level) -> Self {
             var generator = SplitMix64(seed: seed ^ 0x6050_C0DE_0000_0019)
@@ -129,8 +149,12 @@ extension SimulatedMPU6050 {
             let crossAxis = Matrix3(rows: Vector3(x: 0, y: uniform(c), z: uniform(c)),
                                     Vector3(x: uniform(c), y: 0, z: uniform(c)),
                                     Vector3(x: uniform(c), y: uniform(c), z: 0))
+            let spec = MPU6050.description(for: variant)
+            let drift = RandomDrift.draw(seed: seed, offsetBound: spec.drift.offsetTypical,
+                                         sensitivityBound: spec.drift.sensitivityTypical)
             return Self(variant: variant, scene: scene, offset: offset, gain: gain, crossAxis: crossAxis,
-                        seed: generator.next())
+                        offsetDrift: drift.offset, sensitivityDrift: drift.sensitivity,
+                        temperatureNoiseCelsius: variant.temperature.temperatureNoiseCelsius, seed: generator.next())
         }
 
         /// What WHO_AM_I reads.

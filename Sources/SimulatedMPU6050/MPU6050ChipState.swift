@@ -28,6 +28,8 @@ struct MPU6050ChipState: SimulatedChipState {
 
     var configuration: SimulatedMPU6050.Configuration
     let noise: SeededNormals
+    /// TEMP_OUT's noise, apart from the axes' so that the acceleration noise of a seed is as it was.
+    let temperatureNoise: SeededNormals
     /// The machine's vibration, ready to sample; nil without one.
     var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
@@ -38,6 +40,7 @@ struct MPU6050ChipState: SimulatedChipState {
     init(configuration: SimulatedMPU6050.Configuration, time: Double) {
         self.configuration = configuration
         noise = SeededNormals(seed: configuration.seed)
+        temperatureNoise = SeededNormals(seed: configuration.seed ^ 0x7E3F_6050_0000_0001)
         machine = configuration.vibration.map { MachineStage($0, seed: configuration.seed) }
         connection = ConnectionFaultState(configuration.fault)
         now = time.isFinite ? time : 0
@@ -203,15 +206,20 @@ struct MPU6050ChipState: SimulatedChipState {
     }
 
     /// One conversion: the scene and the machine's vibration through the part's errors
-    /// (nonlinearity, sensitivity, offset), self-test force and noise, quantized at the range;
-    /// the data registers, TEMP_OUT and, with the FIFO on, six FIFO bytes.
+    /// (nonlinearity, sensitivity, offset, the last two drifting with the die temperature at
+    /// `time`), self-test force and noise, quantized at the range; the data registers, TEMP_OUT
+    /// (the same die temperature, plus its own noise) and, with the FIFO on, six FIFO bytes.
     private mutating func convert(at time: Double, serial: UInt64) {
         let accelConfig = registers[Int(MPU6050Register.accelConfig)]
         let range = MPU6050Range(rawValue: (accelConfig & MPU6050Bits.afsMask) >> MPU6050Bits.afsShift) ?? .g2
         var force = configuration.scene.gravity(at: time)
         if let machine { force += machine.acceleration(at: time, serial: serial) }
         force = CubicNonlinearity.bow(force, by: configuration.nonlinearity, fullScale: Double(range.gravities))
-        var value = configuration.sensitivity * force + configuration.offset / 1000
+        let celsius = configuration.dieTemperature(at: time)
+        let drift = configuration.thermalDrift(at: celsius)
+        let scaled = configuration.sensitivity * force
+        var value = Vector3(x: scaled.x * drift.scale.x, y: scaled.y * drift.scale.y, z: scaled.z * drift.scale.z)
+            + configuration.offset / 1000 + drift.offset
         let response = selfTestResponseG
         if accelConfig & 0x80 != 0 { value.x += response.x }
         if accelConfig & 0x40 != 0 { value.y += response.y }
@@ -224,16 +232,20 @@ struct MPU6050ChipState: SimulatedChipState {
         data = words.flatMap { word in
             [UInt8(truncatingIfNeeded: UInt16(bitPattern: word) >> 8), UInt8(truncatingIfNeeded: UInt16(bitPattern: word))]
         }
-        temperatureRaw = Self.word(temperatureCounts)
+        temperatureRaw = Self.word(temperatureCounts(celsius: celsius, serial: serial))
         intStatus |= MPU6050Bits.dataReady
         if fifoCollects { push(data) }
     }
 
-    /// TEMP_OUT for the configured temperature: (T − 36.53) × 340 on the MPU-6050 (PS-MPU-6000A
-    /// §6.3: −521 LSB at 35 °C, 340 LSB/°C), (T − 21) × 333.87 on the MPU-6500/9250.
-    private var temperatureCounts: Double {
-        variant.hasMPU6500RegisterMap ? (configuration.temperature - 21) * 333.87
-            : (configuration.temperature - 35) * 340 - 521
+    /// TEMP_OUT for die temperature `celsius` plus the sensor's noise for conversion `serial`:
+    /// (T − 36.53) × 340 on the MPU-6050 (PS-MPU-6000A §6.3: −521 LSB at 35 °C, 340 LSB/°C),
+    /// (T − 21) × 333.87 on the MPU-6500/9250.
+    private func temperatureCounts(celsius: Double, serial: UInt64) -> Double {
+        var celsius = celsius
+        if configuration.temperatureNoiseCelsius > 0 {
+            celsius += temperatureNoise.normals(forSample: serial).x * configuration.temperatureNoiseCelsius
+        }
+        return variant.hasMPU6500RegisterMap ? (celsius - 21) * 333.87 : (celsius - 35) * 340 - 521
     }
 
     /// The self-test force in g per axis: the factory value of the part's codes (MPU-6050: at

@@ -84,8 +84,16 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
         withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
     }
 
-    public func setTemperature(_ celsius: Double) {
-        withSynchronizedState { $0.configuration.temperature = celsius }
+    /// Changes the die temperature from now on (``SceneControls/setTemperature(_:)`` holds one):
+    /// samples already due keep the old one; the temperature registers read it from now.
+    public func setTemperatureProfile(_ temperature: SimulatedTemperature) {
+        withSynchronizedState { $0.configuration.temperature = temperature }
+    }
+
+    /// The true die temperature at clock time `time`, °C (the profile in force now); the
+    /// temperature registers read it plus the sensor's noise.
+    public func dieTemperature(at time: Double) -> Double {
+        state.withLock { $0.configuration.dieTemperature(at: time) }
     }
 
     /// The fault in force.
