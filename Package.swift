@@ -85,7 +85,7 @@ let package = Package(
 
         // MARK: Persistence: the state store (settings.json, zero.json), the calibration record
         // (calibration.json), atomic file writes and the advice for a state directory it cannot use
-        .target(name: "Persistence", dependencies: ["Geometry", "Level", "Settings", "StrictJSON"]),
+        .target(name: "Persistence", dependencies: ["Geometry", "Level", "Settings", "StrictJSON", "Thermal"]),
 
         // MARK: Network and the config file
         .target(name: "MQTT", dependencies: ["CMosquitto", "Geometry", "PlumbSync"]),
@@ -184,7 +184,8 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
+            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "Level", "Settings", "Thermal", "Vibration",
+            "VibrationVocabulary",
         ]),
         .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "Geometry", "Level"]),
         .testTarget(name: "AccuracyBenchmarkTests", dependencies: [

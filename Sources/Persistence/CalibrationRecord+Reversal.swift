@@ -26,7 +26,8 @@ extension CalibrationRecord {
     /// calibration's offset (``Calibration/shifted(by:limits:)``), keeping its matrix. A tumble
     /// followed by a reversal is stored as `six_point+reversal`, with the tumble's residual and
     /// faces kept. Without a stored tumble the matrix is the identity and the method `reversal`; a
-    /// second reversal refines the first the same way. `plumb calibrate reversal` and the agent's
+    /// second reversal refines the first the same way. A drift model, the calibration's temperature
+    /// and its tumbles at several temperatures are kept. `plumb calibrate reversal` and the agent's
     /// `calibrate_reversal` command both make their record here, so the two cannot disagree.
     ///
     /// - Parameters:
@@ -55,7 +56,10 @@ extension CalibrationRecord {
         let record = CalibrationRecord(
             method: tumbled ? .sixPointAndReversal : .reversal, date: date, chip: chip,
             residualMilliG: tumbled ? base?.residualMilliG : nil, calibration: refined,
-            faces: tumbled ? base?.faces : nil, reversal: .init(result))
+            faces: tumbled ? base?.faces : nil, reversal: .init(result),
+            // The drift belongs to the part, not to its zero: it carries over, and so do the
+            // temperature the calibration holds at and the tumbles behind it.
+            temperatureC: base?.temperatureC, benchPoints: base?.benchPoints, drift: base?.drift)
         return (record, result)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import Geometry
 import Level
+import Thermal
 
 /// The accelerometer calibration as `calibration.json` in the state directory holds it: the
 /// correction itself and where it came from (method, date, chip, how well it fitted).
@@ -17,6 +18,9 @@ import Level
 /// ```
 ///
 /// A reversal adds `"reversal"`: the mount, the zero error it found and the surface's tilt.
+/// Temperature adds `"temperature_c"` (what the calibration holds at), `"temperatures"` (one
+/// tumble per temperature, kept so more can be merged) and `"drift"` (a ``DriftModel``); records
+/// made before Plumb knew temperatures have none of them and decode as before.
 /// The calibration is validated when decoded (``Calibration``), so a damaged file is set aside,
 /// never applied.
 public struct CalibrationRecord: Codable, Hashable, Sendable {
@@ -28,6 +32,9 @@ public struct CalibrationRecord: Codable, Hashable, Sendable {
         case reversal
         /// A tumble whose offset a later reversal refined.
         case sixPointAndReversal = "six_point+reversal"
+        /// No calibration (the identity), only a drift learned in place on an uncalibrated chip
+        /// (``CalibrationRecord/learnedDrift(_:chip:date:)``): the drift is still worth removing.
+        case drift
     }
 
     /// Which chip was calibrated, as text people compare: `/dev/i2c-1`, `0x53`, `0xE5`,
@@ -125,6 +132,37 @@ public struct CalibrationRecord: Codable, Hashable, Sendable {
         }
     }
 
+    /// One six-point tumble at one temperature, as kept for the drift fit.
+    public struct BenchPointRecord: Codable, Hashable, Sendable {
+        /// The mean temperature during the tumble, °C.
+        public var temperatureC: Double
+        /// When it was made, ISO 8601 UTC.
+        public var date: String
+        /// The tumble's own calibration.
+        public var calibration: Calibration
+        /// Its residual, mg.
+        public var residualMilliG: Residual
+
+        public init(temperatureC: Double, date: String, calibration: Calibration, residualMilliG: Residual) {
+            self.temperatureC = temperatureC
+            self.date = date
+            self.calibration = calibration
+            self.residualMilliG = residualMilliG
+        }
+
+        /// The point as the fit takes it: the residual rms as the offset's 1σ.
+        public var benchPoint: DriftFit.BenchPoint {
+            DriftFit.BenchPoint(celsius: temperatureC, matrix: calibration.matrix, offset: calibration.offset,
+                                residualRMS: residualMilliG.rms / 1000)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case date, calibration
+            case temperatureC = "temperature_c"
+            case residualMilliG = "residual_mg"
+        }
+    }
+
     /// The file format; see ``StateStore``.
     public var format: Int
     public var method: Method
@@ -139,9 +177,18 @@ public struct CalibrationRecord: Codable, Hashable, Sendable {
     public var faces: [FaceMean]?
     /// The last reversal folded in; nil for a tumble alone.
     public var reversal: Reversal?
+    /// The temperature the calibration holds at, °C: a tumble's mean temperature, or `T₀` of a
+    /// bench drift fit. Nil when unknown (no temperature source, or a record made before).
+    public var temperatureC: Double?
+    /// The tumbles at several temperatures the drift was fitted from, coolest first; nil before
+    /// a second temperature was merged (``merging(_:)``).
+    public var benchPoints: [BenchPointRecord]?
+    /// The part's drift with temperature, if learned (bench or in place).
+    public var drift: DriftModel?
 
     public init(method: Method, date: String = CalibrationRecord.timestamp(), chip: Chip, residualMilliG: Residual? = nil,
-                calibration: Calibration, faces: [FaceMean]? = nil, reversal: Reversal? = nil) {
+                calibration: Calibration, faces: [FaceMean]? = nil, reversal: Reversal? = nil,
+                temperatureC: Double? = nil, benchPoints: [BenchPointRecord]? = nil, drift: DriftModel? = nil) {
         format = StateStore.format
         self.method = method
         self.date = date
@@ -150,11 +197,16 @@ public struct CalibrationRecord: Codable, Hashable, Sendable {
         self.calibration = calibration
         self.faces = faces
         self.reversal = reversal
+        self.temperatureC = temperatureC
+        self.benchPoints = benchPoints
+        self.drift = drift
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, method, date, chip, calibration, faces, reversal
+        case format, method, date, chip, calibration, faces, reversal, drift
         case residualMilliG = "residual_mg"
+        case temperatureC = "temperature_c"
+        case benchPoints = "temperatures"
     }
 
     /// The current time as ISO 8601 UTC to the second: `2026-12-01T10:00:00Z`.
