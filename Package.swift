@@ -93,6 +93,7 @@ let package = Package(
         // Persistence for its file reads.
         .target(name: "Configuration", dependencies: [
             "Accelerometers", "CYAML", "Contract", "Persistence", "Geometry", "Settings", "StrictJSON", "I2C",
+            "Thermal",
         ]),
 
         // MARK: The fleet: every device's retained topics read into a listing, problems first (pure)
@@ -100,29 +101,29 @@ let package = Package(
 
         // MARK: Calibration: the tumble and the reversal, for every caller (no terminal I/O)
         // Persistence for the record a calibration produces (calibration.json's contents).
-        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "Geometry", "Level"]),
+        .target(name: "Calibrating", dependencies: ["Accelerometers", "Persistence", "Geometry", "Level", "Thermal"]),
 
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
-        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "Geometry", "Level", "StrictJSON"]),
+        .target(name: "RulerService", dependencies: ["Contract", "Ruler", "Geometry", "Level", "StrictJSON", "Thermal"]),
         .target(name: "HomeAssistant", dependencies: [
             "Contract", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: The agent: services under one supervisor
         // The local control socket: its protocol, the agent's server and the command line's client.
-        .target(name: "Control", dependencies: ["Contract", "Geometry", "Level", "PlumbSync", "StrictJSON"]),
+        .target(name: "Control", dependencies: ["Contract", "Geometry", "Level", "PlumbSync", "StrictJSON", "Thermal"]),
 
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
             "MQTT", "Persistence", "Geometry", "Level",
-            "PlumbSync", "RulerService", "Sampling", "Settings", "Vibration", "VibrationVocabulary",
+            "PlumbSync", "RulerService", "Sampling", "Settings", "StrictJSON", "Thermal", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
             "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
             "Persistence", "Geometry", "Level", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
-            "StrictJSON", "PlumbSync",
+            "StrictJSON", "PlumbSync", "Thermal",
             "Vibration", "VibrationVocabulary",
         ]),
         // Linked for a small resident set on the Pi (issue 11), each measured on the running agent:

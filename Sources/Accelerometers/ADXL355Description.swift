@@ -38,6 +38,8 @@ extension ADXL355 {
         selfTest: SelfTestResponse(minimumG: selfTestLimitsG.minimum, maximumG: selfTestLimitsG.maximum, atSupplyVoltage: 3.3,
                                    supplyRange: supplyRange),
         drift: drift,
+        // Zero-g offset ±25 mg; sensitivity ±1 % initially.
+        zeroOffsetTypical: Vector3(x: 25, y: 25, z: 25) / 1000, sensitivityErrorTypical: 0.01,
         datasheet: "ADXL354/ADXL355 datasheet Rev. D")
 
     /// The zero-g offset's temperature drift: about ±0.02 mg/°C typical, ±0.15 mg/°C at most;

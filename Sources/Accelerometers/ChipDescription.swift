@@ -37,6 +37,11 @@ public struct ChipDescription: Sendable, Hashable {
     public var selfTest: SelfTestResponse?
     /// How its offset and sensitivity move with temperature, from the datasheet.
     public var drift: DriftSpecification
+    /// The datasheet's typical zero-g offset per axis, in g: what an uncalibrated reading may
+    /// be off by.
+    public var zeroOffsetTypical: Vector3
+    /// The datasheet's typical sensitivity error, a fraction (at the supply a Pi gives).
+    public var sensitivityErrorTypical: Double
     /// Where the figures come from: `ADXL345 datasheet Rev. G`.
     public var datasheet: String
     /// How each of ``addresses`` is strapped, in the same order: `SDO to GND`; may be empty.
@@ -45,9 +50,12 @@ public struct ChipDescription: Sendable, Hashable {
     public init(model: String, kind: String, aliases: [String] = [], addresses: [I2CAddress],
                 identification: [IdentificationRegister], rangesG: [Int], defaultRangeG: Int, rates: [ChipRate],
                 sampleBits: Int, noiseDensity: Vector3, fifoDepth: Int, temperature: TemperatureSensor?,
-                selfTest: SelfTestResponse?, drift: DriftSpecification, datasheet: String, straps: [String] = []) {
+                selfTest: SelfTestResponse?, drift: DriftSpecification, zeroOffsetTypical: Vector3,
+                sensitivityErrorTypical: Double, datasheet: String, straps: [String] = []) {
         self.straps = straps
         self.drift = drift
+        self.zeroOffsetTypical = zeroOffsetTypical
+        self.sensitivityErrorTypical = sensitivityErrorTypical
         self.model = model
         self.kind = kind
         self.aliases = aliases

@@ -61,6 +61,8 @@ extension MPU6050 {
             // ±35 mg on X/Y and ±60 mg on Z over 0…70 °C, as mg/°C; sensitivity ±0.02 %/°C.
             drift: DriftSpecification(offsetTypical: Vector3(x: 35, y: 35, z: 60) / 70_000, sensitivityTypical: 0.0002,
                                       source: "MPU-6000/MPU-6050 Product Specification Rev. 3.4, Table 6.2"),
+            // Zero-g initial tolerance X/Y ±50 mg, Z ±80 mg; sensitivity ±3 % initially.
+            zeroOffsetTypical: Vector3(x: 50, y: 50, z: 80) / 1000, sensitivityErrorTypical: 0.03,
             datasheet: variant.hasMPU6500RegisterMap
                 ? (variant == .mpu9250 ? "MPU-9250 Product Specification Rev. 1.0, Register Map Rev. 1.6"
                     : "MPU-6500 Product Specification Rev. 1.1, Register Map Rev. 2.1")

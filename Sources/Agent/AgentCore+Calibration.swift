@@ -13,11 +13,11 @@ extension AgentCore {
     /// next block on, the zero reference keeps its pose (re-derived, and saved again when that
     /// changed it), a reversal in progress is dropped, and `P/calibration` is republished.
     func useCalibration(_ record: CalibrationRecord?) {
-        let old = calibration
+        let old = pipeline.settings
         calibrating.record = record
-        if calibration != old {
+        if pipelineSettings(settings) != old {
             let zeroBefore = pipeline.zeroGravity
-            pipeline.reconfigure(settings.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
+            pipeline.reconfigure(pipelineSettings(settings))
             if pipeline.zeroGravity != zeroBefore { persistZero() }
             // The first reading was corrected the old way: it cannot pair with one corrected the new way.
             calibrating.dropReversal()

@@ -23,7 +23,9 @@ extension AgentCore {
             bus: calibrating.chip.bus, address: found.address.description,
             devid: found.deviceID.map { "0x" + String($0, radix: 16, uppercase: true) } ?? calibrating.chip.devid,
             model: found.description.model)
+        if first { temperatureChipOpened(found.description) }
         if let record = calibrationRecord, refusingAnotherChip(record) == nil { useCalibration(nil) }
+        refreshCompensation()
         if discovery?.useChip(model: found.description.model) == true { publishDiscovery(force: false) }
     }
 
@@ -42,7 +44,16 @@ extension AgentCore {
     /// by the rate the samples really come at).
     func chipRuns(atRateHz rateHz: Double) {
         guard sensor.runs(atRateHz: rateHz) else { return }
-        pipeline.reconfigure(settings.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
+        pipeline.reconfigure(pipelineSettings(settings))
         configureVibration(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
+    }
+}
+
+extension AgentCore {
+    /// The chip runs at `rangeG`: its LSB, which the uncertainty counts, follows.
+    func runsAtRange(_ rangeG: Int) {
+        guard sensor.rangeG != rangeG else { return }
+        sensor.rangeG = rangeG
+        refreshCompensation()
     }
 }

@@ -14,7 +14,7 @@ extension AgentCore {
     /// Acts on an incoming message as ``InboundRoute`` routes it: desired config, or a command.
     func receive(_ message: MQTTMessage) {
         let route = InboundRoute(message, topics: topics, sessionResumed: link.sessionResumed,
-                                 homeAssistantStatus: discovery?.options.statusTopic)
+                                 homeAssistantStatus: discovery?.options.statusTopic, temperatureTopic: temperature.topic)
         switch route {
         case .oversizeConfig(let key):
             // Cut at receipt (``AgentRunner/mqttConfiguration(_:topics:)``): over the limit whatever it holds.
@@ -39,6 +39,9 @@ extension AgentCore {
             log.warning("ignored a retained \(command.escapedForLog) command; publish commands without the retain flag.")
         case .command(let command):
             run(command: command, payload: message.payload)
+        case .temperature:
+            receiveTemperature(message.payloadLength > message.payload.count
+                               ? [UInt8](repeating: 0x20, count: TemperatureMessage.maximumBytes + 1) : message.payload)
         case .ignored:
             break
         }
@@ -90,7 +93,7 @@ extension AgentCore {
             sampling.setRate(new.sampleRateHz)
             failSixPoint(rateChangedTo: new.sampleRateHz)
         }
-        pipeline.reconfigure(new.pipelineSettings(calibration: calibration, chip: sensor.operatingPoint))
+        pipeline.reconfigure(pipelineSettings(new))
         state.reconfigure(new)
         configureVibration(new.vibration(atRateHz: sensor.operatingPoint.rateHz))
         publishDiscovery(force: false)
@@ -143,6 +146,8 @@ extension AgentCore {
             calibrateSixPoint(payload: payload)
         case .clearCalibration:
             clearCalibration()
+        case .learnDrift:
+            learnDrift(payload: payload)
         case .selftest:
             selfTest()
         case nil:

@@ -2,6 +2,7 @@ import I2C
 import Contract
 import Geometry
 import Sampling
+import Thermal
 
 extension AgentCore {
     /// Whether `P/health` can be sent (see ``HealthReporter/isReady(sensorFaulty:)``).
@@ -37,6 +38,11 @@ extension AgentCore {
             .analysisWindows: .integer(vibration.windowsAnalysed),
             .version: .string(environment.version),
             .broker: link.broker.map { .string("\($0)") } ?? .null,
+            .temperatureSource: .string(temperature.source.description),
+            .temperatureAgeS: temperature.age(at: now).map { .integer(Int($0.rounded())) } ?? .null,
+            .temperatureStale: .bool(temperature.isStale(at: now)),
+            .temperatureRejected: .integer(temperature.rejectedTotal),
+            .driftLearning: .bool(driftLearning != nil),
         ]
         send(.health(payload))
     }

@@ -6,6 +6,7 @@ import Geometry
 import Level
 import Persistence
 import Settings
+import Thermal
 
 extension AgentCore {
     /// Seconds averaged per face: `plumb calibrate six-point`'s default `--seconds`.
@@ -70,6 +71,7 @@ extension AgentCore {
         let tumble = SixPointTumble(secondsPerFace: secondsPerFace, chip: calibrating.chip, rateHz: sensor.operatingPoint.rateHz,
                                     operatingPoint: { chip.operatingPoint(rateHz: $0) })
         calibrating.run = .sixPoint(tumble, origin: origin)
+        calibrating.tumbleCelsius = RunningMean()
         log.info("six-point calibration started by \(origin)")
         let now = clock()
         driveSixPoint { $0.start(at: now) }
@@ -112,6 +114,7 @@ extension AgentCore {
     func feedSixPoint(_ batch: SampleBatch) {
         guard case .sixPoint = calibrating.run else { return }
         let now = clock()
+        if let celsius = temperature.reading(at: now).celsius { calibrating.tumbleCelsius.add(celsius) }
         driveSixPoint { $0.add(batch.samples, at: now) }
     }
 
@@ -161,10 +164,19 @@ extension AgentCore {
         if let refusal { rejectSixPoint(action: nil, for: origin, reason: refusal, startedBy: origin) }
     }
 
-    private func finishSixPoint(_ record: CalibrationRecord, startedBy origin: CalibrationOrigin) {
+    private func finishSixPoint(_ tumbled: CalibrationRecord, startedBy origin: CalibrationOrigin) {
+        // Made at the tumble's mean temperature, and merged with the tumbles at other
+        // temperatures before it, which together fit the drift.
+        var made = tumbled
+        made.temperatureC = calibrating.tumbleCelsius.mean.map { $0.rounded(toDecimals: 2) }
+        let merge = calibrationRecord.map { $0.merging(made) }
+            ?? CalibrationMerge(record: made, outcome: .replaced(made.temperatureC == nil ? .noTemperature : .first))
+        let record = merge.record
         var details: [String: JSONValue] = [
             "method": .string(record.method.rawValue), "date": .string(record.date),
             "started_by": .string(origin.description),
+            "temperature_c": made.temperatureC.map(JSONValue.number) ?? .null,
+            "drift": .string(merge.message),
         ]
         if case .object(let published) = CalibrationPayload(record).json { details["residual_mg"] = published["residual_mg"] }
         if !save(record) { details["persisted"] = .bool(false) }

@@ -14,6 +14,8 @@ import MQTT
 import RulerService
 import Sampling
 import Settings
+import Thermal
+import Calibrating
 
 /// The agent: readings, MQTT events, ticks and signals in, MQTT publications out.
 ///
@@ -63,6 +65,14 @@ public actor AgentCore {
     /// Who hears the events beside `P/event` (the control socket's clients).
     var listeners = EventListeners()
 
+    // The temperature
+    /// The source in force, its latest value, and what it sent that was refused.
+    var temperature: TemperatureState
+    /// `learn_drift` under way; nil when none is.
+    var driftLearning: DriftLearning?
+    /// How `learn_drift` buckets and how long it must run (`sensor.learn_drift_*`).
+    let driftLearningConfiguration: DriftLearning.Configuration
+
     /// Seconds between `P/health` messages: the period Home Assistant's diagnostics expect.
     static let healthInterval = Double(Discovery.healthPeriodS)
 
@@ -73,7 +83,9 @@ public actor AgentCore {
                 defaults: LiveSettings, settings: LiveSettings, settingsFromMQTT: Bool, zeroGravity: Vector3?,
                 calibration record: CalibrationRecord? = nil,
                 calibrationChip: CalibrationRecord.Chip = AgentCore.unknownChip, log: AgentLog, version: String,
-                homeAssistant: HomeAssistantOptions? = nil, clock: @escaping @Sendable () -> Double,
+                homeAssistant: HomeAssistantOptions? = nil, temperatureSource: TemperatureSource = .automatic,
+                temperatureStaleSeconds: Double = Double(AgentConfiguration.SensorSettings.defaultTemperatureStaleSeconds),
+                driftLearning: DriftLearning.Configuration = .standard, clock: @escaping @Sendable () -> Double,
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         environment = AgentEnvironment(topics: topics, mqtt: mqtt, store: store, sampling: sampling, log: log,
                                        version: version, clock: clock, wallClock: wallClock)
@@ -81,10 +93,15 @@ public actor AgentCore {
         discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
         calibrating = CalibrationState(record: record, chip: calibrationChip)
         sensor = SensorState(rateHz: settings.sampleRateHz)
+        temperature = TemperatureState(source: temperatureSource, staleAfterSeconds: temperatureStaleSeconds,
+                                       startedAt: clock())
+        driftLearningConfiguration = driftLearning
         // The stored zero was saved corrected by this same calibration: both come from the state
         // directory, and every change to one re-saves the other (``useCalibration(_:)``).
+        let thermal = ThermalCompensation(record: record, chip: ChipCatalog.simulated, rangeG: nil,
+                                          operatingPoint: sensor.operatingPoint)
         pipeline = LevelPipeline(settings: settings.pipelineSettings(calibration: record?.calibration ?? .identity,
-                                                                     chip: sensor.operatingPoint),
+                                                                     chip: sensor.operatingPoint, thermal: thermal),
                                  zeroGravity: zeroGravity)
         state = StatePublisher(settings: settings)
         vibration = VibrationStage(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
@@ -108,6 +125,7 @@ public actor AgentCore {
         case .started(let sampling):
             log.info("sensor running at \(sampling.rateHz) Hz, ±\(sampling.rangeG) g")
             sensor.started()
+            runsAtRange(sampling.rangeG)
             chipRuns(atRateHz: sampling.rateHz)
             health.restartRateMeasurement()
             // A start after a rate change: the windows begin again at the new rate.
@@ -115,6 +133,7 @@ public actor AgentCore {
         case .recovered(let sampling):
             log.info("sensor recovered at \(sampling.rateHz) Hz")
             sensor.recovered()
+            runsAtRange(sampling.rangeG)
             chipRuns(atRateHz: sampling.rateHz)
             health.restartRateMeasurement()
             emit(AgentEvent(type: .sensorRecovered, details: [:]))
@@ -122,6 +141,7 @@ public actor AgentCore {
         case .fault(let message, let retryIn):
             if sensor.fault(message) {
                 failSixPoint(sensorFault: message)
+                failDriftLearning(sensorFault: message)
                 log.error(Sentences.join("sensor fault: \(message)", "Plumb waits for the sensor: it tries again in"
                                          + " \(retryIn) s, backing off to 30 s, and resumes on its own."))
                 emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
@@ -147,6 +167,7 @@ public actor AgentCore {
             health.i2cMode = mode
         case .batch(let batch, let statistics):
             countSamples(statistics, at: clock())
+            takeDieTemperature(of: batch)
             feedSixPoint(batch)
             ingest(batch)
             ingestVibration(batch, at: clock())
@@ -160,7 +181,8 @@ public actor AgentCore {
         // Dwell and a reading's age are measured on the agent's clock, like everything it times.
         batch.time = clock()
         let levelWasKnown = pipeline.isLevel != nil
-        guard let measurement = pipeline.add(batch) else { return }
+        guard let measurement = pipeline.add(batch, temperature: temperature.reading(at: batch.time)) else { return }
+        feedDriftLearning(measurement)
         // A turn between the reversal's two readings shows as a reading that is not stable.
         calibrating.noteReading(stable: measurement.isStable)
         for change in measurement.events {

@@ -15,6 +15,7 @@ import MQTT
 import RulerService
 import Sampling
 import Settings
+import Thermal
 
 /// `plumb run`: the sampler, the publisher and the ticker as services under one supervisor, and
 /// the graceful stop that SIGTERM/SIGINT trigger (publish `offline`, disconnect, exit 0).
@@ -65,7 +66,9 @@ public struct AgentRunner: Sendable {
                              settings: settings, settingsFromMQTT: loaded.settings != nil,
                              zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store, log: log),
                              calibrationChip: chipRecord(), log: log, version: version,
-                             homeAssistant: homeAssistant, clock: { clock.now() })
+                             homeAssistant: homeAssistant, temperatureSource: configuration.sensor.temperature,
+                             temperatureStaleSeconds: Double(configuration.sensor.temperatureStaleSeconds),
+                             driftLearning: AgentRunner.driftLearning(configuration.sensor), clock: { clock.now() })
         let requests = RequestService(topics: topics,
                                       reservedPrefixes: [configuration.mqtt.baseTopic + "/",
                                                          configuration.mqtt.discoveryPrefix + "/"],
@@ -82,6 +85,7 @@ public struct AgentRunner: Sendable {
         do {
             var filters = [topics.configSet, topics.configKeySetFilter, topics.commandFilter, topics.requestFilter]
             if let homeAssistant { filters.append(homeAssistant.statusTopic) }
+            if case .mqtt(let topic) = configuration.sensor.temperature { filters.append(topic) }
             try client.subscribe(filters, qos: .atLeastOnce)
             // A stray published retained while we listen must be told from a passing one, to be
             // cleared (MQTT 5; on 3.1.1 every stray is cleared, as the flag cannot tell).
@@ -108,10 +112,14 @@ public struct AgentRunner: Sendable {
             }
         }
         let requestTask = Task { await requests.run() }
+        let thermalZone = AgentRunner.thermalZone(configuration.sensor.temperature)
         let tickTask = Task {
             var ticks = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
+                if let thermalZone, ticks % ThermalZone.pollSeconds == 0 {
+                    await core.takeThermalZone(thermalZone.read().mapError { $0 as any Error })
+                }
                 await core.tick()
                 notifier.watchdog()
                 ticks += 1
@@ -319,5 +327,24 @@ struct ControlSocketService: Sendable {
     func stop() {
         server.stop()
         ChipOwner.remove(directory: directory)
+    }
+}
+
+extension AgentRunner {
+    /// `learn_drift`'s buckets and minimum run, from `sensor.learn_drift_*`: progress every ten
+    /// buckets.
+    static func driftLearning(_ sensor: AgentConfiguration.SensorSettings) -> DriftLearning.Configuration {
+        let bucket = Double(sensor.learnDriftBucketSeconds)
+        return DriftLearning.Configuration(bucketSeconds: bucket,
+                                           minimumDurationSeconds: Double(sensor.learnDriftMinimumSeconds),
+                                           progressEverySeconds: 10 * bucket)
+    }
+
+    /// The thermal zone `source` reads, under `PLUMB_THERMAL_ROOT` when set (a test's fake
+    /// tree) or /sys/class/thermal; nil for other sources.
+    static func thermalZone(_ source: TemperatureSource) -> ThermalZone? {
+        guard case .thermalZone(let zone) = source else { return nil }
+        let root = getenv("PLUMB_THERMAL_ROOT").map { String(cString: $0) } ?? ThermalZone.defaultRoot
+        return ThermalZone(zone: zone, root: root.isEmpty ? ThermalZone.defaultRoot : root)
     }
 }

@@ -70,6 +70,8 @@ struct CalibrationState: Sendable {
     var chip: CalibrationRecord.Chip
     /// The calibration in progress.
     var run = CalibrationRun.none
+    /// The temperatures seen while a tumble runs: its record is made at their mean.
+    var tumbleCelsius = RunningMean()
 
     init(record: CalibrationRecord?, chip: CalibrationRecord.Chip) {
         self.record = record
@@ -127,4 +129,18 @@ struct CalibrationState: Sendable {
         run = .none
         return kind
     }
+}
+
+/// A mean kept one value at a time.
+struct RunningMean: Sendable, Equatable {
+    private(set) var count = 0
+    private var sum = 0.0
+
+    mutating func add(_ value: Double) {
+        count += 1
+        sum += value
+    }
+
+    /// nil before the first value.
+    var mean: Double? { count > 0 ? sum / Double(count) : nil }
 }

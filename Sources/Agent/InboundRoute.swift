@@ -21,6 +21,10 @@ enum InboundRoute: Sendable, Equatable {
     case command(String)
     /// A retained command: one-shot, so ignored with a warning.
     case retainedCommand(String)
+    /// A message on the thermometer's topic (`sensor.temperature: mqtt:<topic>`), retained or
+    /// live: a thermometer's retained last value is as good as a live one, and its age is the
+    /// tracker's to judge.
+    case temperature
     /// Nothing to do: the deletion of a retained message (ours), a retained Home Assistant
     /// birth, or a topic the agent does not serve.
     case ignored
@@ -31,7 +35,9 @@ enum InboundRoute: Sendable, Equatable {
     ///   - sessionResumed: whether the broker resumed our session at this connect: then a retained
     ///     desired config is the broker answering our re-SUBSCRIBE with a write already delivered.
     ///   - homeAssistantStatus: Home Assistant's status topic; nil while discovery is off.
-    init(_ message: MQTTMessage, topics: Topics, sessionResumed: Bool, homeAssistantStatus: String?) {
+    ///   - temperatureTopic: the thermometer's topic; nil unless `sensor.temperature` is `mqtt:`.
+    init(_ message: MQTTMessage, topics: Topics, sessionResumed: Bool, homeAssistantStatus: String?,
+         temperatureTopic: String? = nil) {
         let configKey = topics.configKey(ofSetTopic: message.topic)
         let isDesiredConfig = message.topic == topics.configSet || configKey != nil
         if isDesiredConfig, message.payloadLength > message.payload.count {
@@ -50,6 +56,9 @@ enum InboundRoute: Sendable, Equatable {
             self = message.payload.isEmpty ? .ignored : .configValue(key: configKey)
         } else if topics.isUnderConfig(message.topic) {
             self = message.payload.isEmpty ? .ignored : .strayConfig
+        } else if let temperatureTopic, message.topic == temperatureTopic {
+            // An empty payload deletes a retained value: nothing to read.
+            self = message.payload.isEmpty ? .ignored : .temperature
         } else if let homeAssistantStatus, message.topic == homeAssistantStatus {
             // Home Assistant publishes its birth live; a retained `online` (some set-ups keep one)
             // would come back at every reconnect and double the re-send that birth already does.

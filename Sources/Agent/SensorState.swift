@@ -28,6 +28,8 @@ struct SensorState: Sendable, Equatable {
     /// Until the chip starts, the catalog's first chip at the configured rate stands in; no
     /// sample is judged before the chip has started and said what it is.
     var operatingPoint: OperatingPoint
+    /// The range the chip runs at, in g, once started; nil before (the chip's default stands in).
+    var rangeG: Int?
 
     init(rateHz: Double) {
         operatingPoint = ChipCatalog.simulated.operatingPoint(rateHz: rateHz)

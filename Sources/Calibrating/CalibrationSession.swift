@@ -33,6 +33,14 @@ public final class CalibrationSession {
     public var rateHz: Double { judge.rateHz }
     /// The drain buffer, reused.
     private var buffer: [Vector3] = []
+    /// The die temperatures read during the session (about one a second), for a chip with a
+    /// sensor: the tumble's record is made at their mean.
+    private var celsiusSum = 0.0
+    private var celsiusCount = 0
+    private var lastTemperatureRead = -Double.infinity
+
+    /// The mean die temperature over the session so far, °C; nil for a chip without a sensor.
+    public var meanCelsius: Double? { celsiusCount > 0 ? celsiusSum / Double(celsiusCount) : nil }
 
     /// A session that gives up `timeout` seconds of `clock` from now.
     public init(chip: any Accelerometer, guide: any CalibrationGuide, timeout: Double,
@@ -89,6 +97,13 @@ public final class CalibrationSession {
         buffer.removeAll(keepingCapacity: true)
         do {
             _ = try chip.drain(into: &buffer)
+            if chip.chip.temperature != nil, clock.now() - lastTemperatureRead >= 1 {
+                lastTemperatureRead = clock.now()
+                if let celsius = try chip.dieTemperature() {
+                    celsiusSum += celsius
+                    celsiusCount += 1
+                }
+            }
         } catch {
             throw CalibrationFailure(.sensor(error))
         }

@@ -3,6 +3,7 @@ import Contract
 import Geometry
 import I2C
 import Settings
+import Thermal
 
 extension AgentConfiguration {
     /// Reads a config file's text. Reads no file and no environment: `mqtt.password` stays nil
@@ -37,7 +38,9 @@ extension AgentConfiguration {
             "password": "The password is never written in the config file: put it in a file only plumb can read"
                 + " and name that file in mqtt.password_file, or set PLUMB_MQTT_PASSWORD.",
         ]), marks: &marks)
-        let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz"])
+        let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz",
+                                                           "temperature", "temperature_stale_s", "learn_drift_minimum_s",
+                                                           "learn_drift_bucket_s"])
         try configuration.readSensor(sensor)
         try configuration.readService(root.section("service", keys: ["requests_per_s", "burst", "request_timeout_s"]))
         try configuration.readControl(root.section("control", keys: ["socket"]))
@@ -296,6 +299,35 @@ extension AgentConfiguration {
             }
             sensor.range = range
         }
+        try readTemperature(section, chips: chips)
+    }
+
+    /// `sensor.temperature` and `sensor.temperature_stale_s`.
+    private mutating func readTemperature(_ section: YAMLSection, chips: [ChipDescription]) throws(ConfigurationError) {
+        if let text = try section.string("temperature") {
+            do throws(TemperatureSourceError) {
+                sensor.temperature = try TemperatureSource(parsing: text)
+            } catch {
+                throw section.error(.invalidValue, "temperature", error.description)
+            }
+            // A named chip without a sensor cannot be its own thermometer; with auto, the chip
+            // found decides, and the agent says so if it has none.
+            if sensor.temperature == .chip, let chip = sensor.chip, chip.temperature == nil {
+                let others = ChipCatalog.all.filter { $0.temperature != nil }.map(\.model).joined(separator: " and ")
+                throw section.error(.invalidValue, "temperature", "the \(chip.model) has no temperature sensor (the"
+                    + " \(others) have one). Use mqtt:<topic> for a thermometer on the broker, thermal_zone:0 for the"
+                    + " Pi's own, or none.")
+            }
+        }
+        sensor.temperatureStaleSeconds = try section.int(
+            "temperature_stale_s", in: SensorSettings.temperatureStaleRange,
+            what: "the seconds without a temperature after which it is stale") ?? sensor.temperatureStaleSeconds
+        sensor.learnDriftMinimumSeconds = try section.int(
+            "learn_drift_minimum_s", in: SensorSettings.learnDriftMinimumRange,
+            what: "the seconds learn_drift must run before it may fit") ?? sensor.learnDriftMinimumSeconds
+        sensor.learnDriftBucketSeconds = try section.int(
+            "learn_drift_bucket_s", in: SensorSettings.learnDriftBucketRange,
+            what: "the seconds of readings learn_drift averages into one point") ?? sensor.learnDriftBucketSeconds
     }
 
     private static func capitalized(_ text: String) -> String {

@@ -7,6 +7,7 @@ import Glibc
 import Geometry
 import I2C
 import Settings
+import Thermal
 
 /// Everything the agent is configured with: the config file, validated, with the command line's
 /// overrides applied.
@@ -177,6 +178,28 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// The measurement range in g; nil for the chip's default (±16 g on the ADXL345, ±2 g on
         /// the ADXL355 and the MPU-6050).
         public internal(set) var range: Int?
+        /// `sensor.temperature`: where the temperature comes from; `auto` (the chip's own sensor
+        /// where it has one, else none) by default.
+        public internal(set) var temperature = TemperatureSource.automatic
+        /// `sensor.temperature_stale_s`: seconds without a temperature after which the source is
+        /// stale (health says so and the uncertainty widens). Default 600.
+        public internal(set) var temperatureStaleSeconds = SensorSettings.defaultTemperatureStaleSeconds
+
+        /// `sensor.learn_drift_minimum_s`: how long `learn_drift` must run before `stop` may fit,
+        /// in seconds. Default 3600: a drift is learned over hours, as the workshop warms and cools.
+        public internal(set) var learnDriftMinimumSeconds = 3600
+        /// `sensor.learn_drift_bucket_s`: seconds of readings `learn_drift` averages into one
+        /// point. Default 60; progress comes every ten points.
+        public internal(set) var learnDriftBucketSeconds = 60
+        /// What `sensor.learn_drift_minimum_s` and `sensor.learn_drift_bucket_s` accept.
+        public static let learnDriftMinimumRange = 60...604_800
+        public static let learnDriftBucketRange = 1...600
+
+        /// The default ``temperatureStaleSeconds``: ten minutes, several of a thermometer's
+        /// usual reporting intervals.
+        public static let defaultTemperatureStaleSeconds = 600
+        /// What `sensor.temperature_stale_s` accepts.
+        public static let temperatureStaleRange = 10...86_400
 
         /// The chip `kind` names, from its description; nil for `auto` (known once the bus is
         /// scanned) and `sim` (the command line picks the simulated chip).

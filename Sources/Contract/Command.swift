@@ -24,6 +24,11 @@ public enum Command: String, Sendable, CaseIterable {
     /// Runs the chip's built-in self-test between two blocks of sampling and reports it as a
     /// `selftest` event.
     case selftest
+    /// Learns the temperature drift in place, driven by the payload (``DriftLearningAction``):
+    /// on a machine the person says will not move, Plumb fits the reading against the
+    /// temperature over hours. It reports `drift_progress`, then `drift_learned` or
+    /// `drift_rejected`.
+    case learnDrift = "learn_drift"
 
     /// The names joined for a message: `zero, clear_zero and republish`.
     public static func list(_ commands: [Command]) -> String {
@@ -58,5 +63,18 @@ public enum SixPointAction: String, Sendable, CaseIterable {
     case cancel
 
     /// `start, next and cancel`, for "the payloads are …".
+    public static let list = Command.list(words: allCases.map(\.rawValue))
+}
+
+/// The payloads of `P/command/learn_drift`.
+public enum DriftLearningAction: String, Sendable, CaseIterable {
+    /// Starts learning (restarting one under way); the machine must not move until `stop`.
+    case start
+    /// Fits what was learned and applies it, or says what it still needs.
+    case stop
+    /// Ends the learning, applying nothing.
+    case cancel
+
+    /// `start, stop and cancel`, for "the payloads are …".
     public static let list = Command.list(words: allCases.map(\.rawValue))
 }

@@ -50,4 +50,20 @@ public enum EventType: String, Sendable, CaseIterable {
     case runningStopped = "running_stopped"
     /// The ISO 10816 zone changed; details `zone`, `previous_zone`, `velocity_rms_mm_s`.
     case zoneChanged = "zone_changed"
+    /// The temperature source sent something that is not a temperature (not a number, no
+    /// `temperature` or `value`, out of range); it is ignored. Details `source`, `reason`,
+    /// `payload` (escaped, cut at 64 characters) and `count`, the rejections since the last such
+    /// event: at most one a minute, so a broken thermometer cannot flood the events.
+    case temperatureRejected = "temperature_rejected"
+    /// `learn_drift` is under way: details `state` (`started` or `learning`), `elapsed_s`,
+    /// `points`, `skipped`, `low_c`, `high_c`, `span_c`, `ready` and `waiting_for` (what it still
+    /// needs; null once ready). Every ten minutes, and at the start.
+    case driftProgress = "drift_progress"
+    /// `learn_drift stop` fitted and applied a drift model; details `drift` (the model as
+    /// `calibration.json` stores it), `degrees_per_c` (what it means near level) and, when it
+    /// could not be saved, `persisted: false`.
+    case driftLearned = "drift_learned"
+    /// `learn_drift` was refused, cancelled or failed (the machine moved, too small a
+    /// temperature span, the sensor failed); details `action` and `reason`. Nothing changed.
+    case driftRejected = "drift_rejected"
 }

@@ -31,4 +31,15 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case version
     /// The broker the agent is connected to, `host:port` (one of `mqtt.brokers`).
     case broker
+    /// Where the temperature comes from, as `sensor.temperature` is written once the chip is
+    /// known: `chip`, `mqtt:<topic>`, `thermal_zone:<N>` or `none`.
+    case temperatureSource = "temperature_source"
+    /// Seconds since the source last gave a temperature; null before the first.
+    case temperatureAgeS = "temperature_age_s"
+    /// Whether the source has said nothing for `sensor.temperature_stale_s`; false for `none`.
+    case temperatureStale = "temperature_stale"
+    /// Values the source sent that were not temperatures, since start.
+    case temperatureRejected = "temperature_rejected"
+    /// Whether `learn_drift` is under way.
+    case driftLearning = "drift_learning"
 }

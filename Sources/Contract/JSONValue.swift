@@ -50,3 +50,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
+extension JSONValue {
+    /// A number's value, integer or real; nil for anything else (including `null`).
+    public var numberValue: Double? {
+        switch self {
+        case .number(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Contract
 import Geometry
 import Level
+import Thermal
 
 /// A reading as the agent answers `read` and `watch`: its measurement after its calibration,
 /// mount, zero and filter, how old it is, and what it went through.
@@ -56,6 +57,14 @@ public struct AgentReading: Sendable, Hashable {
             "zeroed": .bool(zeroed),
             "angle_unit": .string(angleUnit.rawValue),
             "tolerance_deg": .number(tolerance.degrees.rounded(toDecimals: 6)),
+            "temperature_c": measurement.temperatureCelsius.map { .number($0.rounded(toDecimals: 3)) } ?? .null,
+            // The budget's terms, 1σ in g, so the client reports the agent's uncertainty exactly.
+            "uncertainty_g": .object([
+                "noise": .number(measurement.uncertainty.noise.rounded(toDecimals: 9)),
+                "calibration": .number(measurement.uncertainty.calibration.rounded(toDecimals: 9)),
+                "temperature": .number(measurement.uncertainty.temperature.rounded(toDecimals: 9)),
+                "quantisation": .number(measurement.uncertainty.quantisation.rounded(toDecimals: 9)),
+            ]),
         ])
     }
 
@@ -114,10 +123,28 @@ public struct AgentReading: Sendable, Hashable {
             calibrationDate = date
         default: throw Self.bad("calibration")
         }
+        let temperature: Double?
+        switch fields["temperature_c"] {
+        case .number(let v)? where v.isFinite: temperature = v
+        case .integer(let v)?: temperature = Double(v)
+        case .null?: temperature = nil
+        default: throw Self.bad("temperature_c")
+        }
+        guard case .object(let terms)? = fields["uncertainty_g"] else { throw Self.bad("uncertainty_g") }
+        func term(_ key: String) throws(ControlFailure) -> Double {
+            switch terms[key] {
+            case .number(let v)? where v.isFinite && v >= 0: return v
+            case .integer(let v)? where v >= 0: return Double(v)
+            default: throw Self.bad("uncertainty_g." + key)
+            }
+        }
+        let uncertainty = UncertaintyBudget(noise: try term("noise"), calibration: try term("calibration"),
+                                            temperature: try term("temperature"), quantisation: try term("quantisation"))
         measurement = Measurement(
             deviceGravity: try vector("gravity_g"), levelGravity: levelGravity, attitude: Attitude(gravity: levelGravity),
             standardError: try vector("standard_error_g"), noise: try vector("noise_g"), stillness: stillness,
-            isLevel: try flag("level"), isAlarm: try flag("alarm"), events: [], time: now - age)
+            isLevel: try flag("level"), isAlarm: try flag("alarm"), events: [], time: now - age,
+            temperatureCelsius: temperature, uncertainty: uncertainty)
         self.age = age
         self.mount = mount
         self.zeroed = zeroed

@@ -35,8 +35,9 @@ extension Discovery {
         return named.contains(current.name) ? named : named + [current.name]
     }
 
-    /// The angle sensors: the key in `P/state` and the entity name before its unit.
-    static let angleSensors = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")]
+    /// The angle sensors: the key in `P/state` and the entity name before its unit. The
+    /// uncertainty is one too: the 95 % bound on the tilt's error, in the same unit.
+    static let angleSensors = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch"), ("uncertainty", "Uncertainty")]
 
     /// `Tilt (mm per m)`: the name carries the unit because Home Assistant derives the entity id
     /// from the name (`sensor.<device>_tilt_mm_per_m`, the object id's words). Each unit is its
@@ -55,7 +56,7 @@ extension Discovery {
             // No device_class: Home Assistant has no angle class, and a slope unit isn't one either.
             DiscoveryEntity(component: "sensor", objectID: angleObjectID(key, unit: settings.angleUnit), options: [
                 "name": .string(angleEntityName(name, unit: settings.angleUnit)),
-                "icon": .string("mdi:angle-acute"),
+                "icon": .string(key == "uncertainty" ? "mdi:plus-minus-variant" : "mdi:angle-acute"),
                 "state_topic": .string(topics.state),
                 // A null angle (sensor fault, or ≥ 90° in a slope unit) renders `None`, which Home
                 // Assistant shows as unknown rather than as a stale number.
@@ -66,6 +67,17 @@ extension Discovery {
                 "expire_after": stateExpiry,
             ])
         }
+        list.append(DiscoveryEntity(component: "sensor", objectID: "temperature", options: [
+            "name": .string("Temperature"),
+            "device_class": .string("temperature"),
+            "state_topic": .string(topics.state),
+            // Null without a source, or while it is stale: `None`, unknown, not a stale figure.
+            "value_template": .string("{{ value_json.temperature }}"),
+            "unit_of_measurement": .string("°C"),
+            "suggested_display_precision": .integer(1),
+            "state_class": .string("measurement"),
+            "expire_after": stateExpiry,
+        ]))
         list.append(DiscoveryEntity(component: "binary_sensor", objectID: "level", options: [
             "name": .string("Level"),
             "state_topic": .string(topics.level),
@@ -178,6 +190,12 @@ extension Discovery {
             button(.calibrateSixPoint, step: SixPointAction.cancel.rawValue, name: "Six-point calibration: cancel",
                    icon: "mdi:cancel", category: "config", topics: topics),
             button(.selftest, name: "Self-test", icon: "mdi:stethoscope", category: "diagnostic", topics: topics),
+            button(.learnDrift, step: DriftLearningAction.start.rawValue, name: "Learn drift: start",
+                   icon: "mdi:thermometer-plus", category: "config", topics: topics),
+            button(.learnDrift, step: DriftLearningAction.stop.rawValue, name: "Learn drift: stop and apply",
+                   icon: "mdi:thermometer-check", category: "config", topics: topics),
+            button(.learnDrift, step: DriftLearningAction.cancel.rawValue, name: "Learn drift: cancel",
+                   icon: "mdi:thermometer-off", category: "config", topics: topics),
             DiscoveryEntity(component: "sensor", objectID: "calibration", options: [
                 "name": .string("Calibration"),
                 "icon": .string("mdi:tune-vertical"),
@@ -214,6 +232,10 @@ extension Discovery {
             ]),
             ("dropped_samples", .dropped, "Dropped samples", [
                 "icon": .string("mdi:tray-remove"), "state_class": .string("total_increasing"),
+            ]),
+            ("temperature_source", .temperatureSource, "Temperature source", ["icon": .string("mdi:thermometer-lines")]),
+            ("temperature_age", .temperatureAgeS, "Temperature age", [
+                "device_class": .string("duration"), "unit_of_measurement": .string("s"),
             ]),
         ]
         return rows.map { row in

@@ -1,4 +1,5 @@
 import Geometry
+import Thermal
 
 /// The one road from raw samples to an answer: block → calibration → filter → mount → zero →
 /// attitude → level and alarm, with the noise estimate and stability carried along.
@@ -69,6 +70,8 @@ public struct LevelPipeline: Hashable, Sendable {
     private var rateHz: Double?
     /// Under `lowpass`: how much neighbouring blocks differed lately, across restarts.
     private var recent = NeighbourDifferences()
+    /// The temperature the last batch came with.
+    private var temperature = TemperatureReading.unknown
 
     /// A pipeline with nothing measured yet.
     ///
@@ -91,8 +94,13 @@ public struct LevelPipeline: Hashable, Sendable {
     ///
     /// A batch at another rate than the one before starts the window and the filter afresh:
     /// blocks of another size carry another noise, and the low-pass is designed per rate.
+    ///
+    /// - Parameter temperature: the part's temperature as the source in force reports it: the
+    ///   drift model corrects the batch's block at it (at the last value known, while stale),
+    ///   and the uncertainty counts how far it lies from what the calibration covers.
     @discardableResult
-    public mutating func add(_ batch: SampleBatch) -> Measurement? {
+    public mutating func add(_ batch: SampleBatch, temperature: TemperatureReading = .unknown) -> Measurement? {
+        self.temperature = temperature
         if let rateHz, rateHz != batch.rateHz {
             restartWindow()
             recent.reset()
@@ -110,7 +118,7 @@ public struct LevelPipeline: Hashable, Sendable {
     /// Puts one block in the window, restarting it on a step.
     private mutating func take(_ output: BlockStage.Output) {
         let calibration = settings.calibration
-        let calibrated = calibration.apply(output.block.gravity)
+        let calibrated = settings.thermal.correct(output.block.gravity, by: calibration, temperature: temperature)
         let away = settings.stability.isStep(to: calibrated, noise: output.noise, from: window, recent: recent)
         if output.noise.isFiltered { recent.add(calibrated) }
         let step: Bool
@@ -174,15 +182,20 @@ public struct LevelPipeline: Hashable, Sendable {
             stage = BlockStage()
             recent.reset()
             restartWindow()
-        } else if new.calibration != old.calibration {
+        } else if new.calibration != old.calibration || new.thermal.drift != old.thermal.drift {
             restartWindow()
         }
-        if new.calibration != old.calibration {
-            zeroGravity = zeroGravity.flatMap { old.calibration.raw(correctedTo: $0) }.map(new.calibration.apply)
+        if new.calibration != old.calibration || new.thermal.drift != old.thermal.drift {
+            let temperature = temperature
+            zeroGravity = zeroGravity.flatMap {
+                old.thermal.raw(correctedTo: $0, by: old.calibration, temperature: temperature)
+            }.map { new.thermal.correct($0, by: new.calibration, temperature: temperature) }
         }
         window.resize(capacity: new.windowBlocks)
         if new.thresholds != old.thresholds { levelMachine.reconfigure(new.thresholds) }
-        if new.mount != old.mount || new.calibration != old.calibration { setZero(zeroGravity) }
+        if new.mount != old.mount || new.calibration != old.calibration || new.thermal.drift != old.thermal.drift {
+            setZero(zeroGravity)
+        }
         reevaluate()
     }
 
@@ -237,10 +250,15 @@ public struct LevelPipeline: Hashable, Sendable {
         }
         let mounted = settings.mount.levelFrame(gravity)
         let levelGravity = zero?.corrected(mounted) ?? mounted
+        let levelError = settings.mount.levelFrame(standardError).absolute
+        let uncertainty = settings.thermal.budget(
+            standardError: levelError, levelGravity: levelGravity, mount: settings.mount, temperature: temperature,
+            samples: window.count * (window.samplesPerBlock ?? 1))
         return Measurement(
             deviceGravity: gravity, levelGravity: levelGravity, attitude: Attitude(gravity: levelGravity),
-            standardError: settings.mount.levelFrame(standardError).absolute, noise: noise, stillness: stillness,
-            isLevel: levelMachine.isLevel, isAlarm: levelMachine.isAlarm, events: [], time: time
+            standardError: levelError, noise: noise, stillness: stillness,
+            isLevel: levelMachine.isLevel, isAlarm: levelMachine.isAlarm, events: [], time: time,
+            temperatureCelsius: temperature.celsius, uncertainty: uncertainty
         )
     }
 

@@ -1,4 +1,5 @@
 import Geometry
+import Thermal
 
 /// What one block of samples amounts to, once through the ``LevelPipeline``: the only answer any
 /// part of Plumb gives about a reading.
@@ -30,9 +31,21 @@ public struct Measurement: Hashable, Sendable {
     public var events: [LevelEvent]
     /// When the newest block in the window was complete, monotonic seconds.
     public var time: Double
+    /// The part's temperature the reading was corrected at, °C; nil when no fresh one is known
+    /// (no source, or a stale one).
+    public var temperatureCelsius: Double?
+    /// What the reading's error may be: the 95 % bound on the tilt error and its terms
+    /// (``UncertaintyBudget``).
+    public var uncertainty: UncertaintyBudget
 
     public init(deviceGravity: Vector3, levelGravity: Vector3, attitude: Attitude, standardError: Vector3,
-                noise: Vector3, stillness: Stillness, isLevel: Bool?, isAlarm: Bool?, events: [LevelEvent], time: Double) {
+                noise: Vector3, stillness: Stillness, isLevel: Bool?, isAlarm: Bool?, events: [LevelEvent], time: Double,
+                temperatureCelsius: Double? = nil, uncertainty: UncertaintyBudget? = nil) {
+        self.temperatureCelsius = temperatureCelsius
+        // Without a budget, the standard error alone: what the window's noise says.
+        self.uncertainty = uncertainty ?? UncertaintyBudget(
+            noise: ((standardError.x * standardError.x + standardError.y * standardError.y) / 2).squareRoot(),
+            calibration: 0, temperature: 0, quantisation: 0)
         self.deviceGravity = deviceGravity
         self.levelGravity = levelGravity
         self.attitude = attitude
@@ -64,10 +77,13 @@ public struct PipelineSettings: Hashable, Sendable {
     public var thresholds: LevelThresholds
     /// When a reading is stable.
     public var stability: Stability
+    /// The drift model applied with the calibration, and what the uncertainty counts.
+    public var thermal: ThermalCompensation
 
     public init(calibration: Calibration, filter: GravityFilter = .mean, windowBlocks: Int, mount: Mount,
-                thresholds: LevelThresholds, stability: Stability) {
+                thresholds: LevelThresholds, stability: Stability, thermal: ThermalCompensation = .noiseOnly) {
         self.calibration = calibration
+        self.thermal = thermal
         self.filter = filter
         self.windowBlocks = max(1, windowBlocks)
         self.mount = mount

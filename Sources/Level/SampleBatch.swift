@@ -26,12 +26,16 @@ public struct SampleBatch: Hashable, Sendable {
     /// does: a window across a loss joins two stretches of a wave out of phase, so the vibration
     /// analysis starts its window again there.
     public var gapIndex: Int?
+    /// The chip's die temperature in °C as last read (about once a second, between drains);
+    /// nil for a chip without a sensor. What the `chip` temperature source reads.
+    public var dieCelsius: Double?
 
-    public init(samples: [Vector3], time: Double, rateHz: Double, gapIndex: Int? = nil) {
+    public init(samples: [Vector3], time: Double, rateHz: Double, gapIndex: Int? = nil, dieCelsius: Double? = nil) {
         self.samples = samples
         self.time = time
         self.rateHz = rateHz
         self.gapIndex = gapIndex
+        self.dieCelsius = dieCelsius
     }
 
     /// About how long a batch (and so a pipeline block) is, in seconds: short enough for a

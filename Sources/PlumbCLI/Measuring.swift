@@ -3,6 +3,8 @@ import Control
 import Geometry
 import Level
 import Sampling
+import Thermal
+import Calibrating
 
 /// The chip a command reads, opened, with the calibration its readings go through.
 struct OpenSensor {
@@ -25,13 +27,16 @@ extension SensorOptions {
 
     /// A pipeline for the commands: level at once at `tolerance` (no dwell), `chip`'s noise at
     /// `rateHz` for `stable` (its description's), and a window of `windowBlocks` blocks (one by
-    /// default: each reading judged on its own, as `read` prints them). No zero reference: the
-    /// commands read the sensor as mounted.
+    /// default: each reading judged on its own, as `read` prints them), with the stored drift
+    /// model and the uncertainty terms of the calibration and the chip, as the agent's. No zero
+    /// reference: the commands read the sensor as mounted.
     func pipeline(calibration: CalibrationInUse, mount: Mount, tolerance: Angle, chip: any Accelerometer, rateHz: Double,
                   windowBlocks: Int = 1) -> LevelPipeline {
-        LevelPipeline(settings: PipelineSettings(calibration: calibration.calibration, windowBlocks: windowBlocks,
-                                                 mount: mount, thresholds: .instant(tolerance: tolerance),
-                                                 stability: chip.chip.stability(rateHz: rateHz)))
+        let thermal = ThermalCompensation(record: calibration.record, chip: chip.chip, rangeG: nil,
+                                          operatingPoint: chip.chip.operatingPoint(rateHz: rateHz))
+        return LevelPipeline(settings: PipelineSettings(calibration: calibration.calibration, windowBlocks: windowBlocks,
+                                                        mount: mount, thresholds: .instant(tolerance: tolerance),
+                                                        stability: chip.chip.stability(rateHz: rateHz), thermal: thermal))
     }
 
     /// One second's batch (``oneSecondBatch(from:)``) through
@@ -83,11 +88,13 @@ extension SensorOptions {
 }
 
 extension LevelPipeline {
-    /// The measurement of `batch`.
+    /// The measurement of `batch`, at the die temperature the batch carries (the chip's own
+    /// sensor: the command line reads no other source).
     ///
     /// - Throws: ``CommandFailure`` when no sample is finite (a chip returning garbage).
     mutating func measure(_ batch: SampleBatch) throws(CommandFailure) -> Measurement {
-        guard let measurement = add(batch) else {
+        let temperature = batch.dieCelsius.map { TemperatureReading.fresh(celsius: $0, age: 0) } ?? .unknown
+        guard let measurement = add(batch, temperature: temperature) else {
             throw CommandFailure("the sensor gave a reading that is not a number; check its wiring and power, then try again.")
         }
         return measurement

@@ -47,15 +47,6 @@ extension JSONValue {
         return members[key]
     }
 
-    /// A number's value; nil for anything else (including `null`).
-    var numberValue: Double? {
-        switch self {
-        case .number(let value): value
-        case .integer(let value): Double(value)
-        default: nil
-        }
-    }
-
     /// A string's text; nil for anything else.
     var stringValue: String? {
         guard case .string(let text) = self else { return nil }

@@ -38,6 +38,7 @@ extension RulerRequestHandler {
         if axis == .steepest {
             data["azimuth_deg"] = rise.azimuth.map(Reported.degrees) ?? .null
         }
+        data.merge(Self.uncertaintyFields(reading, answerUncertainty: rise.uncertainty)) { _, new in new }
         return .object(data)
     }
 }

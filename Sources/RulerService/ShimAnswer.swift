@@ -22,7 +22,8 @@ extension RulerRequestHandler {
         let (surface, reading) = try Self.surface(from: reading)
         let resultUnit = requestedUnit ?? reading.lengthUnit
         let plan = surface.shims(length: length, width: width, feet: layout, in: resultUnit)
-        return .object([
+        let largest = plan.feet.map(\.uncertainty).max { $0.value < $1.value } ?? Length(0, resultUnit)
+        var data: [String: JSONValue] = [
             "feet": .array(plan.feet.map { foot in
                 .object([
                     "foot": .string(foot.foot),
@@ -40,7 +41,9 @@ extension RulerRequestHandler {
             "width": Reported.length(width.converted(to: footprintUnit)),
             "reading_age_s": Reported.number(reading.age, decimals: Reported.ageDecimals),
             "stable": .bool(reading.isStable),
-        ])
+        ]
+        data.merge(Self.uncertaintyFields(reading, answerUncertainty: largest)) { _, new in new }
+        return .object(data)
     }
 
     /// The `feet` key: 3 or 4, as a whole number (`4.0` is fine, `3.5` is not); 4 when absent.

@@ -56,6 +56,13 @@ public final class Sampler {
     /// When the last drain that brought samples returned, on ``clock``: the newest sample in
     /// `pending` arrived then.
     private var newestArrival = 0.0
+    /// The die temperature as last read, and when; nil for a chip without a sensor.
+    private var dieCelsius: Double?
+    private var dieReadAt = -Double.infinity
+
+    /// How often the die temperature is read, in seconds: it changes over minutes, and each read
+    /// is one short bus transaction beside the drains.
+    public static let temperatureIntervalSeconds = 1.0
 
     public init(chip: any Accelerometer, clock: any PacingClock = MonotonicPacingClock()) {
         self.chip = chip
@@ -73,6 +80,8 @@ public final class Sampler {
         gaps.removeAll()
         lastDrain = -.infinity
         newestArrival = clock.now()
+        dieCelsius = nil
+        dieReadAt = -.infinity
         // The first sample arrives about one period plus 1.1 ms after Measure.
         clock.sleep(seconds: 1 / settings.rateHz + 0.0011)
         return settings
@@ -121,6 +130,7 @@ public final class Sampler {
                 throw .noData(model: type(of: chip).model, seconds: now - lastProgress, bus: chip.bus.name)
             }
         }
+        try readDieTemperatureIfDue()
         let end = pendingStart + wanted
         let samples = Array(pending[pendingStart..<end])
         let time = newestArrival - Double(pending.count - end) * period
@@ -129,7 +139,21 @@ public final class Sampler {
         gaps.removeAll { $0 < end }
         pendingStart = end
         compact()
-        return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz, gapIndex: gapIndex)
+        return SampleBatch(samples: samples, time: time, rateHz: settings.rateHz, gapIndex: gapIndex,
+                           dieCelsius: dieCelsius)
+    }
+
+    /// Reads the die temperature once ``temperatureIntervalSeconds`` have passed since the last
+    /// read, for a chip with a sensor.
+    ///
+    /// - Throws: the bus's ``SensorError``: the sensor shares the bus, so a failing read is the
+    ///   chip failing.
+    private func readDieTemperatureIfDue() throws(SensorError) {
+        guard chip.chip.temperature != nil else { return }
+        let now = clock.now()
+        guard now - dieReadAt >= Self.temperatureIntervalSeconds else { return }
+        dieReadAt = now
+        dieCelsius = try chip.dieTemperature()
     }
 
     /// Drops consumed samples once they dominate the buffer, so it never grows without bound.

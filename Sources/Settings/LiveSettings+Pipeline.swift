@@ -11,14 +11,16 @@ extension LiveSettings {
     }
 
     /// The ``LevelPipeline``'s settings for these live settings on a chip running at `chip`:
-    /// the window, mount, thresholds, and the chip's expected noise there for `stable`. What the
-    /// agent runs, and what the accuracy benchmark measures.
-    public func pipelineSettings(calibration: Calibration, chip: OperatingPoint) -> PipelineSettings {
+    /// the window, mount, thresholds, and the chip's expected noise there for `stable`, with
+    /// `thermal`'s drift model and uncertainty terms. What the agent runs, and what the accuracy
+    /// benchmark measures.
+    public func pipelineSettings(calibration: Calibration, chip: OperatingPoint,
+                                 thermal: ThermalCompensation = .noiseOnly) -> PipelineSettings {
         PipelineSettings(
             calibration: calibration, filter: filter, windowBlocks: windowBlocks(rateHz: chip.rateHz), mount: mount,
             thresholds: LevelThresholds(tolerance: levelTolerance, hysteresis: levelHysteresis,
                                         alarmThreshold: alarmThreshold, dwell: levelDwellS),
-            stability: chip.stability
+            stability: chip.stability, thermal: thermal
         )
     }
 }
