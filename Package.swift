@@ -177,7 +177,7 @@ let package = Package(
         // PlumbCLI for the --sim-* flags, whose effects are checked through each chip's real driver.
         .testTarget(name: "AccelerometerTests", dependencies: [
             "Accelerometers", "SimulatedADXL345", "SimulatedADXL355", "SimulatedChips", "I2C", "PlumbCLI", "Geometry", "Level", "Sampling",
-            "PlumbSync", "SimulatedMPU6050",
+            "PlumbSync", "SimulatedMPU6050", "Thermal",
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [

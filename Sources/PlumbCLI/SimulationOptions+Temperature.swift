@@ -11,7 +11,7 @@ extension SimulationOptions {
         /// same as a script's `temp:` word.
         static let range = AttitudeScript.temperatureRange
         /// The shortest and longest cycle, seconds: a second (anything faster is no die's) to a week.
-        static let periods = 1.0...AttitudeScript.maxDuration
+        static let periods = 1.0...604_800
 
         /// nil when neither flag was given.
         init?(_ parsed: ParsedArguments) throws(UsageError) {

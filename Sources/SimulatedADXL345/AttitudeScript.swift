@@ -23,7 +23,7 @@ import Level
 ///          | "surface:" DEG "/" DEG                     the surface's roll/pitch
 ///          | "temp:" CELSIUS                            die temperature, −40…125 °C
 /// duration = NUMBER ("s" | "m" | "h")                   seconds, minutes or hours: more
-///                                                       than 0.5 s, at most a week (168h)
+///                                                       than 0.5 s, at most a day (24h)
 /// ```
 ///
 /// e.g. `face:+z 4s, face:-z 4s, surface:0.3/-0.2 turn:0 4s, turn:180 4s`, or
@@ -43,7 +43,7 @@ import Level
 /// script. Until the first `temp:` step the configured temperature (`--sim-temperature`, a
 /// cycle, a test's ``SceneControls/setTemperature(_:)``) is in force; from it on the script's
 /// temperatures override the configured one (``SimulatedTemperature/scripted(_:start:base:)``).
-/// The week's limit lets a script follow a slow thermal test; a day was the old limit.
+/// A step lasts at most a day, as before the units came; a longer ramp is several steps.
 public struct AttitudeScript: Sendable, Hashable {
     /// One attitude and how long it lasts.
     public struct Step: Sendable, Hashable {
@@ -69,8 +69,8 @@ public struct AttitudeScript: Sendable, Hashable {
     public static let transition = 0.5
     /// The peak of the lift during a move, in g.
     public static let liftG = 0.1
-    /// The longest step, a week, in seconds.
-    public static let maxDuration = 604_800.0
+    /// The longest step, a day, in seconds.
+    public static let maxDuration = 86_400.0
     /// The temperatures a `temp:` word takes, °C: the industrial range the chips are specified over.
     public static let temperatureRange = -40.0...125.0
 
@@ -243,7 +243,7 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
         case missingDuration(String)
         /// The last word is not a number followed by `s`, `m` or `h`.
         case badDuration(String)
-        /// A duration of 0.5 s or less, or over a week.
+        /// A duration of 0.5 s or less, or over a day.
         case durationOutOfRange(String)
     }
 
@@ -277,7 +277,7 @@ public struct AttitudeScriptError: Error, Sendable, Hashable, CustomStringConver
         case .badDuration(let word):
             "ends with '\(word)'; a duration is seconds with an s, or minutes or hours with m or h, e.g. 3s, 2.5s, 10m or 2h"
         case .durationOutOfRange(let word):
-            "lasts \(word); a step lasts more than \(ParsedLimit(AttitudeScript.transition)) s (its move takes that) and at most a week (168h)"
+            "lasts \(word); a step lasts more than \(ParsedLimit(AttitudeScript.transition)) s (its move takes that) and at most a day (24h)"
         }
         return "step \(step) \(what)."
     }

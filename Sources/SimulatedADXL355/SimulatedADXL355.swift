@@ -16,7 +16,8 @@ import SimulatedADXL345
 /// the datasheet says the chip does: read-only IDs, reset values (standby, ±2.048 g, 4000 Hz),
 /// RESET's 0x52 code, the sample clock at FILTER's rate started and stopped by POWER_CTL, the
 /// 96-entry FIFO with its x-axis marker and empty indicator, STATUS's FIFO_OVR (cleared on read),
-/// 20-bit left-justified data, TEMP2/TEMP1 from a settable temperature, the ST1/ST2 self-test
+/// 20-bit left-justified data, TEMP2/TEMP1 reading the die temperature (``SimulatedTemperature``,
+/// which also drives the offset and sensitivity drift) with the sensor's noise, the ST1/ST2 self-test
 /// force, and noise at the part's density over the bandwidth the rate sets. Time comes from an
 /// injected ``SimulationClock`` (the ADXL345 simulator's), and so do scenes, poses and attitude
 /// scripts (``SimulatedScene``), the machine vibration on top of the scene (``MachineVibration``),

@@ -24,11 +24,13 @@ import SimulatedADXL345
 /// ``SimulationClock``), and so are the machine vibration on top of the scene
 /// (``MachineVibration``), the cubic nonlinearity (``CubicNonlinearity``) and the connection
 /// faults (``SimulatedFault``): a fault fails transfers with the ``I2CError`` the ADXL345
-/// simulator gives, and an unplug brings the part back power-cycled, as from power-on.
+/// simulator gives, and an unplug brings the part back power-cycled, as from power-on. The die
+/// temperature (``SimulatedTemperature``) drives the offset and sensitivity drift and TEMP_OUT,
+/// converted with each sample, with the sensor's noise.
 ///
 /// Not modelled: the gyroscope (its registers store values), the DMP, the interrupt pin, the
 /// accelerometer's start-up time and low-power cycling, the filter's group delay and the
-/// correlation it puts between samples, temperature drift.
+/// correlation it puts between samples, the die's own warming.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
 public final class SimulatedMPU6050: I2CBus, SceneControls {

@@ -463,3 +463,36 @@ struct MPU6050KernelABITests {
                 "the mode check: WHO_AM_I twice in one transaction: \(lines)")
     }
 }
+
+/// The protocol's ``Accelerometer/dieTemperature()`` over the real Linux transport: one short
+/// burst from each chip's temperature registers, the fake serving a raw value that stands for a
+/// die temperature; nil from the ADXL345, which has no sensor.
+@Suite("dieTemperature through the kernel ABI on the fake i2c-dev")
+struct DieTemperatureKernelABITests {
+    @Test("the ADXL355 and the MPU family read the die temperature the registers hold", arguments: [
+        // 40 °C on each: (40 − 25) × −9.05 + 1885 = 1749.25 → 1749; (40 − 36.53) × 340 = 1179.8 → 1180;
+        // (40 − 21) × 333.87 = 6343.53 → 6344.
+        (FakeI2CDev.Chip.adxl355, ChipABIHarness.Driver.adxl355, Int32(1749), 0.5 / 9.05),
+        (.mpu6050, .mpu6050, 1180, 0.5 / 340),
+        (.mpu6500, .mpu6050, 6344, 0.5 / 333.87),
+    ])
+    func readsTheDie(chip: FakeI2CDev.Chip, driver: ChipABIHarness.Driver, raw: Int32, resolution: Double) async throws {
+        let fake = try FakeI2CDev(.init(chip: chip, temperatureRaw: raw))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(driver, on: fake,
+                                                   steps: ["probe", "start:100:2", "die-temperature", "stop"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let celsius = try #require(number(outcome.step("die-temperature")?["celsius"]), "\(outcome)")
+        #expect(abs(celsius - 40) <= resolution + 1e-9, "\(chip): \(celsius) °C")
+    }
+
+    @Test("the ADXL345 has no sensor: null, and no transfer asked for it")
+    func adxl345IsNil() async throws {
+        let fake = try FakeI2CDev(.init(chip: .adxl345))
+        defer { fake.removeLog() }
+        let outcome = try await ChipABIHarness.run(.adxl345, on: fake, steps: ["probe", "die-temperature"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let step = try #require(outcome.step("die-temperature"), "\(outcome)")
+        #expect(step["celsius"] is NSNull, "\(step)")
+    }
+}

@@ -9,9 +9,11 @@ import I2C
 // ioctls; `plumb` itself drives only the ADXL345 so far, so the drivers the command line does not
 // open yet are driven from here.
 //
-// Usage: ChipABIHarness <adxl355|mpu6050> <bus> <address> <step>…
-// Steps: probe | start:<Hz>:<g> | drain:<samples> | temperature | selftest | stop | scan |
-//        sleep:<seconds>
+// Usage: ChipABIHarness <adxl345|adxl355|mpu6050> <bus> <address> <step>…
+// Steps: probe | start:<Hz>:<g> | drain:<samples> | temperature | die-temperature | selftest | stop |
+//        scan | sleep:<seconds>
+// temperature is the driver's readTemperature() (not on the ADXL345); die-temperature is the
+// protocol's dieTemperature(), printing null for a chip without a sensor.
 // drain:<n> drains every 50 ms until it has n samples (10 s at most) and prints their count, mean
 // and z extremes, the drains and overruns. Each step prints one JSON object on stdout; the first failure prints {"step":…,"error":…} and
 // exits 1. Arguments it cannot parse exit 2.
@@ -47,6 +49,9 @@ let chip: any Accelerometer
 let description: ChipDescription
 let temperature: () throws(SensorError) -> Double
 switch arguments[0] {
+case "adxl345":
+    (chip, description) = (ADXL345(bus: bus, address: address), ADXL345.description)
+    temperature = { () throws(SensorError) -> Double in usage("the ADXL345 has no temperature step; use die-temperature") }
 case "adxl355":
     let adxl355 = ADXL355(bus: bus, address: address)
     (chip, description) = (adxl355, ADXL355.description)
@@ -92,6 +97,8 @@ func run(_ step: String) throws(SensorError) {
               "min_z": samples.map(\.z).min() ?? 0, "max_z": samples.map(\.z).max() ?? 0, "mode": bus.mode.rawValue])
     case "temperature":
         emit(["step": "temperature", "celsius": try temperature()])
+    case "die-temperature":
+        emit(["step": "die-temperature", "celsius": try chip.dieTemperature().map { $0 as Any } ?? NSNull()])
     case "stop":
         try chip.stop()
         emit(["step": "stop"])

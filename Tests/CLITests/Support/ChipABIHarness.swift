@@ -5,9 +5,10 @@ import Foundation
 /// `LinuxI2CBus`, step by step, run as a subprocess with the fake i2c-dev preloaded. `plumb`
 /// drives only the ADXL345 so far; this is how the other drivers meet the kernel ABI.
 enum ChipABIHarness {
-    /// The driver the harness runs: `adxl355`, or `mpu6050` for the whole MPU-6050 family.
+    /// The driver the harness runs: `adxl345` (for the protocol's steps; `plumb` covers the
+    /// rest), `adxl355`, or `mpu6050` for the whole MPU-6050 family.
     enum Driver: String, Sendable {
-        case adxl355, mpu6050
+        case adxl345, adxl355, mpu6050
     }
 
     /// What one run printed: one JSON object per step, and how it ended.
