@@ -163,7 +163,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "GeometryTesting"]),
-        .testTarget(name: "LevelTests", dependencies: ["Geometry", "GeometryTesting", "Level"]),
+        .testTarget(name: "LevelTests", dependencies: ["Geometry", "GeometryTesting", "Level", "Thermal"]),
         .testTarget(name: "ThermalTests", dependencies: ["Geometry", "GeometryTesting", "Thermal"]),
         .testTarget(name: "ContractTests", dependencies: ["Contract"]),
         .testTarget(name: "ControlTests", dependencies: ["BrokerHarness", "Contract", "Control", "I2C", "Geometry", "Level", "PlumbSync"]),
@@ -195,7 +195,7 @@ let package = Package(
         ]),
         .testTarget(name: "AgentTests", dependencies: [
             "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "Geometry", "Level",
-            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "VibrationVocabulary",
+            "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "Thermal", "VibrationVocabulary",
         ]),
     ]
 )

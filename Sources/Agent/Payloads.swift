@@ -59,8 +59,9 @@ public struct AgentEvent: Sendable {
 }
 
 /// `P/calibration`: the calibration in force, as `calibration.json` records it but without the
-/// tumble's six means (they are in the file): `method`, `date`, `chip`, `residual_mg`, the
-/// `calibration` parameters and the `reversal` folded in. With none in force every key is there
+/// tumble's six means and the tumbles kept per temperature (they are in the file): `method`,
+/// `date`, `chip`, `residual_mg`, the `calibration` parameters, the `reversal` folded in, the
+/// `temperature_c` it was made at and the `drift` model. With none in force every key is there
 /// and null, so a template or a script reads one shape whatever the state.
 struct CalibrationPayload {
     var record: CalibrationRecord?
@@ -71,13 +72,15 @@ struct CalibrationPayload {
 
     var json: JSONValue {
         guard let record else {
-            return .object(["method": .null, "date": .null, "chip": .null, "residual_mg": .null, "calibration": .null,
-                            "reversal": .null])
+            return .object(Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, JSONValue.null) }))
         }
         // Through the record's own Codable, so the keys cannot drift from the file's.
         let whole = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(encodeJSON(record)))) ?? [:]
         var object: [String: JSONValue] = [:]
-        for key in ["method", "date", "chip", "residual_mg", "calibration", "reversal"] { object[key] = whole[key] ?? .null }
+        for key in Self.keys { object[key] = whole[key] ?? .null }
         return .object(object)
     }
+
+    /// The record's keys `P/calibration` carries.
+    static let keys = ["method", "date", "chip", "residual_mg", "calibration", "reversal", "temperature_c", "drift"]
 }

@@ -192,7 +192,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// point. Default 60; progress comes every ten points.
         public internal(set) var learnDriftBucketSeconds = 60
         /// What `sensor.learn_drift_minimum_s` and `sensor.learn_drift_bucket_s` accept.
-        public static let learnDriftMinimumRange = 60...604_800
+        public static let learnDriftMinimumRange = 10...604_800
         public static let learnDriftBucketRange = 1...600
 
         /// The default ``temperatureStaleSeconds``: ten minutes, several of a thermometer's

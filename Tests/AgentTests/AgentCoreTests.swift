@@ -12,6 +12,7 @@ import PlumbSync
 import Sampling
 import Settings
 import Testing
+import Thermal
 
 /// The agent's decisions without a broker: readings and MQTT events in, publications out.
 @Suite("AgentCore with an in-memory MQTT client")
@@ -44,14 +45,15 @@ struct AgentCoreTests {
         init(settingsJSON: String = #"{"level_dwell_s": 0, "average_window_s": 0.1}"#,
              homeAssistant: HomeAssistantOptions? = nil, log: AgentLog = AgentLog(level: .error),
              calibration: CalibrationRecord? = nil, zeroGravity: Vector3? = nil,
-             sampling: SamplingService = SamplingService(rateHz: 100, rangeG: 16) { throw SensorError.invalidSetting("unused") })
+             sampling: SamplingService = SamplingService(rateHz: 100, rangeG: 16) { throw SensorError.invalidSetting("unused") },
+             temperatureSource: TemperatureSource = .automatic, driftLearning: DriftLearning.Configuration = .standard)
             throws {
             let settings = try LiveSettings().applying(json: Array(settingsJSON.utf8))
             let clock = clock
             core = AgentCore(topics: topics, mqtt: mqtt, store: StateStore(directory: directory), sampling: sampling,
                              defaults: settings, settings: settings, settingsFromMQTT: false, zeroGravity: zeroGravity,
                              calibration: calibration, log: log, version: "test", homeAssistant: homeAssistant,
-                             clock: { clock.now() })
+                             temperatureSource: temperatureSource, driftLearning: driftLearning, clock: { clock.now() })
         }
 
         func feed(roll degrees: Double, samplesSoFar: Int = 0) async {

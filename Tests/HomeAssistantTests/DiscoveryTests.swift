@@ -8,8 +8,8 @@ import Testing
 @Suite("Discovery: every entity, its ids, topics and shared blocks")
 struct DiscoveryTests {
     static let expected: [(component: String, objectID: String)] = [
-        ("sensor", "tilt_deg"), ("sensor", "roll_deg"), ("sensor", "pitch_deg"),
-        ("binary_sensor", "level"), ("binary_sensor", "alarm"),
+        ("sensor", "tilt_deg"), ("sensor", "roll_deg"), ("sensor", "pitch_deg"), ("sensor", "uncertainty_deg"),
+        ("sensor", "temperature"), ("binary_sensor", "level"), ("binary_sensor", "alarm"),
         ("sensor", "velocity_rms"), ("sensor", "acceleration_rms"), ("sensor", "dominant_frequency"),
         ("sensor", "vibration_zone"), ("binary_sensor", "running"),
         ("number", "level_tolerance"), ("number", "level_hysteresis"), ("number", "alarm_threshold"),
@@ -19,9 +19,10 @@ struct DiscoveryTests {
         ("button", "calibrate_reversal_first"), ("button", "calibrate_reversal_second"),
         ("button", "calibrate_six_point_start"), ("button", "calibrate_six_point_next"),
         ("button", "calibrate_six_point_cancel"), ("button", "selftest"),
+        ("button", "learn_drift_start"), ("button", "learn_drift_stop"), ("button", "learn_drift_cancel"),
         ("sensor", "calibration"),
         ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "inbound_stalls"),
-        ("sensor", "uptime"), ("sensor", "dropped_samples"),
+        ("sensor", "uptime"), ("sensor", "dropped_samples"), ("sensor", "temperature_source"), ("sensor", "temperature_age"),
         ("image", "bubble"),
     ]
 
@@ -59,7 +60,7 @@ struct DiscoveryTests {
         for unit in AngleUnit.allCases {
             // Each unit is an entity of its own: the angle sensors' ids carry it, nothing else's does.
             let inUnit = base.map { $0.replacingOccurrences(of: "_deg", with: "_" + unit.rawValue) }
-            #expect(inUnit.filter { $0.hasSuffix("_" + unit.rawValue) }.count == 3)
+            #expect(inUnit.filter { $0.hasSuffix("_" + unit.rawValue) }.count == 4)
             for mount in ["flat", "upright", "y,x,-z"] {
                 #expect(try ids(Fixture.settings(unit: unit, mount: mount, name: "Other name")) == inUnit)
             }
@@ -152,12 +153,13 @@ struct DiscoveryTests {
                 .map { String($0.0.topic.split(separator: "/")[3]) }
         }
         let base = try Fixture.settings()
-        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["tilt_deg", "roll_deg", "pitch_deg"])
+        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#))
+            == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg"])
         #expect(changed(base, try Fixture.settings(#"{"mount":"upright"}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"mount":"y,x,-z"}"#)) == ["mount"])
         let vibrationFed = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
         #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#))
-            == ["tilt_deg", "roll_deg", "pitch_deg", "alarm"] + vibrationFed)
+            == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg", "temperature", "alarm"] + vibrationFed)
         #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"vibration_window_s":5}"#)) == vibrationFed)
         for unchanged in [#"{"vibration_class":"class_iii"}"#, #"{"running_threshold":"0.05 g"}"#,
@@ -198,8 +200,8 @@ struct DiscoveryTests {
         expected.formUnion(["tilt", "roll", "pitch"].map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
         #expect(Set(removals.map(\.topic)) == expected)
         #expect(removals.count == expected.count, "each topic once")
-        // Every entity of the defaults (vibration on), the angle sensors of the three other units, the legacy three.
-        #expect(expected.count == Self.expected.count + 3 * 3 + 3)
+        // Every entity of the defaults (vibration on), the four angle sensors of the three other units, the legacy three.
+        #expect(expected.count == Self.expected.count + 4 * 3 + 3)
         // With vibration off by the time the device is forgotten, its vibration entities go too.
         #expect(Self.vibrationOnly.allSatisfy { id in removals.contains { $0.topic.hasSuffix("/\(id)/config") } })
     }
@@ -213,12 +215,12 @@ struct DiscoveryTests {
         let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
         var expected: Set<String> = ["tilt", "roll", "pitch"]
         for other in AngleUnit.allCases where other != unit {
-            expected.formUnion(["tilt", "roll", "pitch"].map { "\($0)_\(other.rawValue)" })
+            expected.formUnion(["tilt", "roll", "pitch", "uncertainty"].map { "\($0)_\(other.rawValue)" })
         }
         #expect(objects == expected)
         let published = Set(Fixture.messages(settings: settings).map(\.topic))
         #expect(stale.allSatisfy { !published.contains($0.topic) && $0.topic.hasPrefix("homeassistant/sensor/") })
-        #expect(stale.count == 12)
+        #expect(stale.count == 15)
     }
 
     @Test("With vibration off, stale removals also clear the vibration entities a run with it on left")
@@ -227,7 +229,7 @@ struct DiscoveryTests {
         let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3", settings: off)
         let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
         #expect(objects.isSuperset(of: Self.vibrationOnly))
-        #expect(stale.count == 12 + Self.vibrationOnly.count)
+        #expect(stale.count == 15 + Self.vibrationOnly.count)
         #expect(!objects.contains("vibration"), "the switch stays, to turn vibration on again")
         let published = Set(Fixture.messages(settings: off).map(\.topic))
         #expect(stale.allSatisfy { !published.contains($0.topic) })
