@@ -314,3 +314,6 @@ public struct DriftFitError: Error, Hashable, Sendable, CustomStringConvertible 
     static func celsius(_ value: Double) -> String { "\(value.rounded(toDecimals: 1)) °C" }
     static func plain(_ value: Double) -> String { "\(value.rounded(toDecimals: 3))" }
 }
+
+/// One bucket of still readings at one temperature: ``DriftFit/DriftSample`` by its short name.
+public typealias DriftSample = DriftFit.DriftSample
