@@ -195,7 +195,8 @@ public struct DriftLearning: Hashable, Sendable {
             waiting = "a temperature span of \(DriftFitError.celsius(configuration.minimumSpanCelsius)):"
                 + " \(DriftFitError.celsius(span)) so far"
         } else if samples.count < DriftFit.minimumLearningSamples {
-            waiting = "\(DriftFit.minimumLearningSamples) minutes of still readings with a temperature:"
+            let what = configuration.bucketSeconds == 60 ? "minutes" : "buckets of \(Int(configuration.bucketSeconds)) s"
+            waiting = "\(DriftFit.minimumLearningSamples) \(what) of still readings with a temperature:"
                 + " \(samples.count) so far"
         }
         return Progress(elapsedSeconds: elapsed, buckets: samples.count, skipped: skipped, lowCelsius: low,
