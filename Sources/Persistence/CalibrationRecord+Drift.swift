@@ -124,7 +124,7 @@ extension CalibrationRecord {
         if points.count == 1 {
             return alone(.sameTemperature(apartCelsius: abs(replaced[0].temperatureC - newTemperature)))
         }
-        let span = points.last!.temperatureC - points.first!.temperatureC
+        let span = (points.last?.temperatureC ?? newTemperature) - (points.first?.temperatureC ?? newTemperature)
         var kept = new
         kept.benchPoints = points
         guard span >= DriftFit.minimumBenchSpanCelsius else {
@@ -140,7 +140,7 @@ extension CalibrationRecord {
         } catch {
             return CalibrationMerge(record: kept, outcome: .replaced(.refused("\(error)")))
         }
-        let worst = Residual(rms: points.map(\.residualMilliG.rms).max()!, max: points.map(\.residualMilliG.max).max()!)
+        let worst = Residual(rms: points.map(\.residualMilliG.rms).max() ?? 0, max: points.map(\.residualMilliG.max).max() ?? 0)
         let record = CalibrationRecord(
             method: .sixPoint, date: new.date, chip: new.chip, residualMilliG: worst, calibration: calibration,
             faces: new.faces, reversal: nil, temperatureC: fit.referenceCelsius, benchPoints: points, drift: fit.drift)
