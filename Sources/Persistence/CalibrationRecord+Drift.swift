@@ -97,13 +97,25 @@ extension CalibrationRecord {
     ///
     /// Otherwise `new` is in force alone (``CalibrationMerge/Outcome`` says why), keeping the
     /// other tumbles in `temperatures` when only the span is short, so a third can complete it.
+    /// A drift learned in place on this chip carries over to it (``withLearnedDrift(_:)``): it
+    /// belongs to the part as mounted, not to one calibration.
     public func merging(_ new: CalibrationRecord) -> CalibrationMerge {
+        guard chip.matches(new.chip) else { return CalibrationMerge(record: new, outcome: .replaced(.otherChip)) }
+        var merge = mergingSameChip(new)
+        // A drift learned in place belongs to the part as mounted, not to its calibration: when no
+        // bench fit replaced it, it carries over to the new calibration, re-referenced to its temperature.
+        if case .fitted = merge.outcome {} else if merge.record.drift == nil, let drift, drift.origin == .inPlace {
+            merge.record = merge.record.withLearnedDrift(drift)
+        }
+        return merge
+    }
+
+    private func mergingSameChip(_ new: CalibrationRecord) -> CalibrationMerge {
         func alone(_ reason: CalibrationMerge.Reason) -> CalibrationMerge { CalibrationMerge(record: new, outcome: .replaced(reason)) }
         guard new.method == .sixPoint else { return alone(.notSixPoint) }
         guard let newTemperature = new.temperatureC, let newPoint = new.tumblesAtTemperatures.last else {
             return alone(.noTemperature)
         }
-        guard chip.matches(new.chip) else { return alone(.otherChip) }
         let earlier = tumblesAtTemperatures
         guard !earlier.isEmpty else { return alone(.first) }
         let replaced = earlier.filter { abs($0.temperatureC - newTemperature) < Self.sameTemperatureCelsius }
@@ -112,7 +124,7 @@ extension CalibrationRecord {
         if points.count == 1 {
             return alone(.sameTemperature(apartCelsius: abs(replaced[0].temperatureC - newTemperature)))
         }
-        let span = points.last!.temperatureC - points.first!.temperatureC
+        let span = (points.last?.temperatureC ?? newTemperature) - (points.first?.temperatureC ?? newTemperature)
         var kept = new
         kept.benchPoints = points
         guard span >= DriftFit.minimumBenchSpanCelsius else {
@@ -128,7 +140,7 @@ extension CalibrationRecord {
         } catch {
             return CalibrationMerge(record: kept, outcome: .replaced(.refused("\(error)")))
         }
-        let worst = Residual(rms: points.map(\.residualMilliG.rms).max()!, max: points.map(\.residualMilliG.max).max()!)
+        let worst = Residual(rms: points.map(\.residualMilliG.rms).max() ?? 0, max: points.map(\.residualMilliG.max).max() ?? 0)
         let record = CalibrationRecord(
             method: .sixPoint, date: new.date, chip: new.chip, residualMilliG: worst, calibration: calibration,
             faces: new.faces, reversal: nil, temperatureC: fit.referenceCelsius, benchPoints: points, drift: fit.drift)

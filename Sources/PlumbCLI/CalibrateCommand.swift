@@ -12,12 +12,13 @@ import Glibc
 #endif
 
 /// `plumb calibrate six-point|reversal`: measures the chip's own errors and stores the correction
-/// in `calibration.json` in the state directory.
+/// in `calibration.json` in the state directory. `plumb calibrate show` prints what is stored.
 struct CalibrateCommand: Subcommand {
     static let name = "calibrate"
-    static let summary = "Calibrate the accelerometer: six-point tumble or two-position reversal."
+    static let summary = "Calibrate the accelerometer: six-point tumble or two-position reversal; show the stored one."
     static let usage = "plumb calibrate six-point|reversal [--bus PATH | --sensor sim [--sim-* …]] [--address ADDR] "
-        + "[--state-dir DIR | --config FILE] [--mount flat|upright] [--seconds S] [--timeout S] [--json]"
+        + "[--state-dir DIR | --config FILE] [--mount flat|upright] [--seconds S] [--timeout S] [--json]\n"
+        + "       plumb calibrate show [--state-dir DIR | --config FILE] [--json]"
     static let maxPositionals = 1
     static let specs = SensorOptions.specs + [
         .value("--state-dir", "DIR", "Where calibration.json goes (default: the config file's state_dir)."),
@@ -25,7 +26,7 @@ struct CalibrateCommand: Subcommand {
         .value("--mount", "MOUNT", "reversal only: flat (default, both axes) or upright (along the bar)."),
         .value("--seconds", "S", "Seconds averaged per position, at least 2 (default 2)."),
         .value("--timeout", "S", "Give up, saving nothing, after this many seconds (default 600)."),
-        .flag("--json", "Print the stored record as one JSON object."),
+        .flag("--json", "Print the stored record as one JSON object (show: null when there is none)."),
     ]
     static let helpSummary = """
         six-point: put the device on each of its six faces, in any order; each is detected, averaged once
@@ -35,14 +36,17 @@ struct CalibrateCommand: Subcommand {
         is the zero error, half the difference the surface's tilt. It refines a stored calibration's offset.
         At a terminal each step waits for Enter; otherwise each new position is taken as soon as the
         sensor is still on it (after having moved), so a script can drive it.
+        show: prints calibration.json for people: the method, the chip, the correction, the temperature each
+        tumble was made at, and the drift with temperature if one was learned (or how to learn one).
         """
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         guard let method = parsed.positionals.first else {
-            throw UsageError("say which calibration: six-point or reversal.")
+            throw UsageError("say which calibration: six-point or reversal (or show, to print the stored one).")
         }
+        if method == "show" { return try show(parsed, output: output) }
         guard method == "six-point" || method == "reversal" else {
-            throw UsageError("the calibrations are six-point and reversal; got '\(method)'.")
+            throw UsageError("the calibrations are six-point and reversal (and show prints the stored one); got '\(method)'.")
         }
         let sensor = try SensorOptions(parsed)
         let seconds = try parsed.double("--seconds", in: 2...600, what: "seconds") ?? 2
@@ -97,6 +101,26 @@ struct CalibrateCommand: Subcommand {
         }
         output.print(parsed.has("--json") ? jsonLine(record) : summary(record))
         output.error("wrote \(store.calibrationPath)")
+        return 0
+    }
+
+    /// `plumb calibrate show`: the stored record's report, or its JSON. No calibration is not an
+    /// error (exit 0): it says so and how to make one, as `forget` says there is nothing to clear.
+    static func show(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
+        let unused = specs.map(\.name).filter { !["--state-dir", "--config", "--json"].contains($0) && parsed.given($0) }
+        if let option = unused.first {
+            throw UsageError("\(option) does not apply to show: it reads calibration.json and opens no sensor.")
+        }
+        let store = StateStore(directory: try parsed.stateDirectory())
+        let loaded = store.loadCalibration()
+        if let warning = loaded.warning { output.error("warning: " + warning) }
+        guard let record = loaded.record else {
+            output.print(parsed.has("--json") ? "null"
+                : "no calibration in \(store.calibrationPath): readings are uncalibrated. Make one with"
+                    + " plumb calibrate six-point (or reversal, for the zero alone).")
+            return 0
+        }
+        output.print(parsed.has("--json") ? jsonLine(record) : record.report().joined(separator: "\n"))
         return 0
     }
 

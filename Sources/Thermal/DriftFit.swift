@@ -103,7 +103,7 @@ public enum DriftFit {
         guard points.allSatisfy({ $0.celsius.isFinite && $0.matrix.isFinite && $0.offset.isFinite && $0.residualRMS.isFinite })
         else { throw DriftFitError(reason: .notFinite) }
         let temperatures = points.map(\.celsius)
-        let low = temperatures.min()!, high = temperatures.max()!
+        let low = temperatures.min() ?? 0, high = temperatures.max() ?? 0
         guard high - low >= minimumBenchSpanCelsius else {
             throw DriftFitError(reason: .spanTooSmall(spanCelsius: high - low, neededCelsius: minimumBenchSpanCelsius,
                                                       bench: true))
@@ -163,7 +163,7 @@ public enum DriftFit {
         }
         guard samples.allSatisfy({ $0.celsius.isFinite && $0.gravity.isFinite && $0.weight >= 1 })
         else { throw DriftFitError(reason: .notFinite) }
-        let low = samples.map(\.celsius).min()!, high = samples.map(\.celsius).max()!
+        let low = samples.map(\.celsius).min() ?? 0, high = samples.map(\.celsius).max() ?? 0
         guard high - low >= minimumLearningSpanCelsius else {
             throw DriftFitError(reason: .spanTooSmall(spanCelsius: high - low, neededCelsius: minimumLearningSpanCelsius,
                                                       bench: false))
@@ -314,3 +314,6 @@ public struct DriftFitError: Error, Hashable, Sendable, CustomStringConvertible 
     static func celsius(_ value: Double) -> String { "\(value.rounded(toDecimals: 1)) °C" }
     static func plain(_ value: Double) -> String { "\(value.rounded(toDecimals: 3))" }
 }
+
+/// One bucket of still readings at one temperature: ``DriftFit/DriftSample`` by its short name.
+public typealias DriftSample = DriftFit.DriftSample

@@ -177,7 +177,7 @@ public struct DriftLearning: Hashable, Sendable {
     private var slopeSoFar: Vector3? {
         guard samples.count >= 3 else { return nil }
         let temperatures = samples.map(\.celsius)
-        guard temperatures.max()! - temperatures.min()! >= 0.5 else { return nil }
+        guard let low = temperatures.min(), let high = temperatures.max(), high - low >= 0.5 else { return nil }
         let mean = temperatures.reduce(0, +) / Double(samples.count)
         let deltas = temperatures.map { $0 - mean }
         let sxx = deltas.reduce(0) { $0 + $1 * $1 }
@@ -195,7 +195,8 @@ public struct DriftLearning: Hashable, Sendable {
             waiting = "a temperature span of \(DriftFitError.celsius(configuration.minimumSpanCelsius)):"
                 + " \(DriftFitError.celsius(span)) so far"
         } else if samples.count < DriftFit.minimumLearningSamples {
-            waiting = "\(DriftFit.minimumLearningSamples) minutes of still readings with a temperature:"
+            let what = configuration.bucketSeconds == 60 ? "minutes" : "buckets of \(Int(configuration.bucketSeconds)) s"
+            waiting = "\(DriftFit.minimumLearningSamples) \(what) of still readings with a temperature:"
                 + " \(samples.count) so far"
         }
         return Progress(elapsedSeconds: elapsed, buckets: samples.count, skipped: skipped, lowCelsius: low,

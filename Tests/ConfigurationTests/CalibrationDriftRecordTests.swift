@@ -115,6 +115,20 @@ struct CalibrationDriftRecordTests {
         #expect(try JSONDecoder().decode(CalibrationRecord.self, from: Data(text.utf8)) == only)
     }
 
+    @Test("A drift learned in place carries over to a new tumble of the same chip, not to another chip's")
+    func inPlaceCarriesOver() throws {
+        let model = DriftModel(origin: .inPlace, referenceCelsius: 27, offsetPerDegree: Vector3(x: 0.0002, y: 0, z: 0),
+                               offsetPerDegreeSigma: Vector3(x: 1e-5, y: 1e-5, z: 1e-5), span: 24...30,
+                               residualRMS: .zero, points: 300)
+        let learned = CalibrationRecord.learnedDrift(model, chip: Self.chip)
+        let merge = learned.merging(try Self.tumble(at: 21))
+        #expect(merge.outcome == .replaced(.first))
+        #expect(merge.record.drift?.origin == .inPlace && merge.record.drift?.referenceCelsius == 21)
+        #expect(merge.record.method == .sixPoint && merge.record.temperatureC == 21)
+        let other = CalibrationRecord.Chip(bus: "/dev/i2c-1", address: "0x1D", devid: "0xE5")
+        #expect(learned.merging(try Self.tumble(at: 21, chip: other)).record.drift == nil)
+    }
+
     @Test("A record from before temperatures decodes, with none, and encodes without the new keys")
     func oldRecord() throws {
         let old = #"{"format":1,"method":"six_point","date":"2026-11-20T09:00:00Z","#

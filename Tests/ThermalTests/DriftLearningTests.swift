@@ -85,6 +85,15 @@ struct DriftLearningTests {
         #expect(!reports.contains { if case .failed = $0 { true } else { false } }, "\(reports)")
     }
 
+    @Test("Too few still buckets keeps it waiting, saying how many it has")
+    func fewBuckets() {
+        var session = DriftLearning(startedAt: 0, configuration: .init(minimumDurationSeconds: 0))
+        _ = Self.feed(&session, from: 0, to: 300, rate: 60)
+        let progress = session.progress(at: 300)
+        #expect(!progress.ready && progress.waitingFor == "10 minutes of still readings with a temperature: 4 so far",
+                "\(progress)")
+    }
+
     @Test("Running past the maximum duration fails")
     func tooLong() {
         var session = DriftLearning(startedAt: 100, configuration: .init(maximumDurationSeconds: 1000))
