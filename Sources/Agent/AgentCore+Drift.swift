@@ -1,3 +1,4 @@
+import Accelerometers
 import Contract
 import FoundationEssentials
 #if canImport(Glibc)
@@ -29,8 +30,9 @@ extension AgentCore {
     /// `stop`, while the temperature moves.
     func startDriftLearning() {
         guard temperature.source != .none else {
+            let sensing = ChipCatalog.all.filter { $0.temperature != nil }.map(\.model).joined(separator: " or ")
             return rejectDrift(action: "start", reason: "there is no temperature to learn the drift against:"
-                + " sensor.temperature is none. Set it to chip (an ADXL355 or MPU-6050), mqtt:<topic> or thermal_zone:0.")
+                + " sensor.temperature is none. Set it to chip (on an \(sensing)), mqtt:<topic> or thermal_zone:0.")
         }
         if let hold = sensor.calibrationHold {
             return rejectDrift(action: "start", reason: "cannot learn the drift: \(hold). Try again once it reads.")

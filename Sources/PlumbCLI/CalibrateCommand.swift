@@ -17,7 +17,7 @@ struct CalibrateCommand: Subcommand {
     static let name = "calibrate"
     static let summary = "Calibrate the accelerometer: six-point tumble or two-position reversal; show the stored one."
     static let usage = "plumb calibrate six-point|reversal [--bus PATH | --sensor sim [--sim-* …]] [--address ADDR] "
-        + "[--state-dir DIR | --config FILE] [--mount flat|upright] [--seconds S] [--timeout S] [--json]\n"
+        + "[--state-dir DIR | --config FILE] [--mount flat|upright] [--seconds S] [--temperature C] [--timeout S] [--json]\n"
         + "       plumb calibrate show [--state-dir DIR | --config FILE] [--json]"
     static let maxPositionals = 1
     static let specs = SensorOptions.specs + [
@@ -25,6 +25,8 @@ struct CalibrateCommand: Subcommand {
         .value("--config", "FILE", "Config file to take state_dir from (default \(AgentConfiguration.defaultPath))."),
         .value("--mount", "MOUNT", "reversal only: flat (default, both axes) or upright (along the bar)."),
         .value("--seconds", "S", "Seconds averaged per position, at least 2 (default 2)."),
+        .value("--temperature", "C", "six-point, read here: the temperature the tumble is made at, °C, for a chip"
+               + " without a sensor (read it off a thermometer beside it). A chip with one records its own."),
         .value("--timeout", "S", "Give up, saving nothing, after this many seconds (default 600)."),
         .flag("--json", "Print the stored record as one JSON object (show: null when there is none)."),
     ]
@@ -36,6 +38,8 @@ struct CalibrateCommand: Subcommand {
         is the zero error, half the difference the surface's tilt. It refines a stored calibration's offset.
         At a terminal each step waits for Enter; otherwise each new position is taken as soon as the
         sensor is still on it (after having moved), so a script can drive it.
+        A tumble is recorded with its temperature (the chip's sensor, the agent's source, or --temperature);
+        tumbles at two temperatures at least 5 °C apart merge into one record with the drift fitted.
         show: prints calibration.json for people: the method, the chip, the correction, the temperature each
         tumble was made at, and the drift with temperature if one was learned (or how to learn one).
         """
@@ -58,7 +62,11 @@ struct CalibrateCommand: Subcommand {
         guard mount.remap == Mount.flat.remap || mount.remap == Mount.upright.remap else {
             throw UsageError("--mount: the reversal works flat or upright; got '\(mount.name)'.")
         }
-        let chipOnly = ["--seconds", "--state-dir", "--mount"].filter { parsed.given($0) }
+        let statedTemperature = try parsed.double("--temperature", in: -40...125, what: "degrees Celsius")
+        if method != "six-point", statedTemperature != nil {
+            throw UsageError("--temperature applies to six-point only: the reversal refines the zero at whatever temperature it is.")
+        }
+        let chipOnly = ["--seconds", "--state-dir", "--mount", "--temperature"].filter { parsed.given($0) }
         if case .agent(let agent) = try sensor.route(for: name + " " + method, chipOnly: chipOnly, output: output) {
             InterruptFlag.install()
             var calibration = AgentCalibration(agent: agent, output: output, timeout: timeout)
@@ -79,12 +87,23 @@ struct CalibrateCommand: Subcommand {
         let chipRecord = try chip.calibrationChip()
         let guide = ConsoleCalibrationGuide(output: output, isInteractive: isatty(STDIN_FILENO) != 0)
         let session = CalibrationSession(chip: chip, guide: guide, timeout: timeout)
-        let record: CalibrationRecord
+        var record: CalibrationRecord
+        var merge: CalibrationMerge?
         do throws(CalibrationFailure) {
             try session.start()
             defer { session.stop() }
             if method == "six-point" {
                 record = try SixPointProcedure(session: session, seconds: seconds).run(chip: chipRecord)
+                if chip.chip.temperature != nil, statedTemperature != nil {
+                    output.error("note: the \(chip.chip.model) reads its own temperature; --temperature is ignored.")
+                }
+                record.temperatureC = (session.meanCelsius ?? statedTemperature).map { $0.rounded(toDecimals: 2) }
+                let existing = store.loadCalibration()
+                if let warning = existing.warning { output.error("warning: " + warning) }
+                let merged = existing.record.map { $0.merging(record) }
+                    ?? CalibrationMerge(record: record, outcome: .replaced(record.temperatureC == nil ? .noTemperature : .first))
+                record = merged.record
+                merge = merged
             } else {
                 let existing = store.loadCalibration()
                 if let warning = existing.warning { output.error("warning: " + warning) }
@@ -100,6 +119,7 @@ struct CalibrateCommand: Subcommand {
             throw CommandFailure(error.description)
         }
         output.print(parsed.has("--json") ? jsonLine(record) : summary(record))
+        if let merge { output.error(merge.message) }
         output.error("wrote \(store.calibrationPath)")
         return 0
     }
@@ -131,6 +151,10 @@ struct CalibrateCommand: Subcommand {
         if let residual = details["residual_mg"], let rms = residual["rms"]?.numberValue, let max = residual["max"]?.numberValue {
             lines.append("residual  rms \(fixed(rms, 2, signed: false)) mg, max \(fixed(max, 2, signed: false)) mg")
         }
+        if let celsius = details["temperature_c"]?.numberValue {
+            lines.append("made at \(fixed(celsius, 1, signed: false)) °C")
+        }
+        if let drift = details["drift"]?.stringValue { lines.append(drift) }
         if let offset = details["zero_offset_mg"]?.elements.compactMap(\.numberValue), offset.count == 3 {
             lines.append("zero offset  x \(fixed(offset[0], 2, signed: true)) mg  y \(fixed(offset[1], 2, signed: true)) mg"
                 + "  z \(fixed(offset[2], 2, signed: true)) mg")

@@ -29,7 +29,7 @@ struct AgentCoreHomeAssistantTests {
         let cleared = published.filter(\.payload.isEmpty)
         var stale = ["tilt", "roll", "pitch"].map { Self.base + $0 + "/config" }
         for unit in ["deg", "percent", "mm_per_m"] {
-            stale += ["tilt", "roll", "pitch"].map { Self.base + "\($0)_\(unit)/config" }
+            stale += ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + "\($0)_\(unit)/config" }
         }
         #expect(Set(cleared.map(\.topic)) == Set(stale) && cleared.count == stale.count)
         #expect(cleared.allSatisfy { $0.retain && $0.qos == .atLeastOnce })
@@ -48,17 +48,17 @@ struct AgentCoreHomeAssistantTests {
         #expect(Self.discovery(rig).filter(\.payload.isEmpty).count == stale.count)
     }
 
-    @Test func aUnitChangeClearsTheOldUnitsThreeSensorsFirstAndPublishesTheNewThreeOnly() async throws {
+    @Test func aUnitChangeClearsTheOldUnitsFourSensorsFirstAndPublishesTheNewFourOnly() async throws {
         let rig = try Rig(homeAssistant: Self.options)
         rig.mqtt.simulateConnect()
         await rig.connect()
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "angle_unit"), payload: Array("mm_per_m".utf8))))
         let published = Self.discovery(rig)
-        #expect(published.map(\.topic) == ["pitch", "roll", "tilt"].map { Self.base + $0 + "_deg/config" }
-            + ["tilt", "roll", "pitch"].map { Self.base + $0 + "_mm_per_m/config" })
-        #expect(published.prefix(3).allSatisfy { $0.payload.isEmpty && $0.retain })
-        for message in published.dropFirst(3) {
+        #expect(published.map(\.topic) == ["pitch", "roll", "tilt", "uncertainty"].map { Self.base + $0 + "_deg/config" }
+            + ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + $0 + "_mm_per_m/config" })
+        #expect(published.prefix(4).allSatisfy { $0.payload.isEmpty && $0.retain })
+        for message in published.dropFirst(4) {
             let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
             #expect(config["unit_of_measurement"] as? String == "mm/m")
             #expect(config["suggested_display_precision"] as? Int == 2)

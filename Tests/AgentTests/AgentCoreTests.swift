@@ -101,7 +101,8 @@ struct AgentCoreTests {
         await rig.feed(roll: 2)
         let state = try #require(rig.mqtt.lastRetained(on: rig.topics.state)?.payload)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])
-        #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "alarm", "gravity", "sensor", "ts", "seq"])
+        #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "alarm", "gravity", "temperature", "uncertainty",
+                                     "sensor", "ts", "seq"])
         #expect(object["roll"] as? Double == 2)
         #expect(rig.mqtt.lastRetained(on: rig.topics.level)?.payloadString == "OFF")
     }
@@ -144,7 +145,7 @@ struct AgentCoreTests {
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.prefix + "/command/zer\no", payload: [])))
         #expect(lines.all == ["unknown command 'zer\\no'; the commands are zero, clear_zero, republish, calibrate_reversal,"
-            + " calibrate_six_point, clear_calibration and selftest."])
+            + " calibrate_six_point, clear_calibration, selftest and learn_drift."])
         #expect(rig.mqtt.publications.isEmpty)
     }
 

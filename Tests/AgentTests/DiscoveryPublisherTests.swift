@@ -27,9 +27,9 @@ struct DiscoveryPublisherTests {
         _ = discovery.messages(for: LiveSettings(), force: false)
         let percent = try LiveSettings().applying(key: "angle_unit", rawValue: Array("percent".utf8))
         let sent = discovery.messages(for: percent, force: false)
-        #expect(sent.map(\.topic) == ["pitch", "roll", "tilt"].map { Self.base + $0 + "_deg/config" }
-            + ["tilt", "roll", "pitch"].map { Self.base + $0 + "_percent/config" })
-        #expect(sent.prefix(3).allSatisfy { $0.payload.isEmpty })
+        #expect(sent.map(\.topic) == ["pitch", "roll", "tilt", "uncertainty"].map { Self.base + $0 + "_deg/config" }
+            + ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + $0 + "_percent/config" })
+        #expect(sent.prefix(4).allSatisfy { $0.payload.isEmpty })
         #expect(discovery.published.keys.allSatisfy { !$0.hasSuffix("_deg/config") })
     }
 

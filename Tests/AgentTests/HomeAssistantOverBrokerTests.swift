@@ -22,7 +22,8 @@ struct HomeAssistantOverBrokerTests {
                             "calibrate_reversal_second", "calibrate_six_point_start", "calibrate_six_point_next",
                             "calibrate_six_point_cancel", "selftest", "calibration", "velocity_rms", "acceleration_rms",
                             "dominant_frequency", "vibration_zone", "running", "filter", "vibration", "vibration_class",
-                            "running_threshold"])
+                            "running_threshold", "uncertainty_deg", "temperature", "learn_drift_start", "learn_drift_stop",
+                            "learn_drift_cancel", "temperature_source", "temperature_age"])
         for message in retained {
             let config = try #require(json(message))
             #expect(config["availability_topic"] as? String == agent.prefix + "/status")
@@ -99,16 +100,18 @@ struct HomeAssistantOverBrokerTests {
         // Home Assistant removes the old unit's entities (an empty config), then adds the new ones.
         let cleared = discovery.filter(\.payload.isEmpty).map(\.topic)
         let added = discovery.filter { !$0.payload.isEmpty }
-        #expect(cleared.sorted() == ["pitch", "roll", "tilt"].map { base + $0 + "_deg/config" })
-        #expect(added.map(\.topic).sorted() == ["pitch", "roll", "tilt"].map { base + $0 + "_mm_per_m/config" })
-        #expect(discovery.prefix(3).allSatisfy { $0.payload.isEmpty }, "removals first: \(discovery.map(\.topic))")
+        #expect(cleared.sorted() == ["pitch", "roll", "tilt", "uncertainty"].map { base + $0 + "_deg/config" })
+        #expect(added.map(\.topic).sorted() == ["pitch", "roll", "tilt", "uncertainty"].map { base + $0 + "_mm_per_m/config" })
+        #expect(discovery.prefix(4).allSatisfy { $0.payload.isEmpty }, "removals first: \(discovery.map(\.topic))")
         for message in added {
             let config = try #require(json(message))
             #expect(config["unit_of_measurement"] as? String == "mm/m")
             #expect(config["suggested_display_precision"] as? Int == 2)
         }
         let retained = try await Observer.retained(port: broker.port, filter: base + "+/config")
-        let angles = Set(retained.map(\.topic).filter { topic in ["/tilt", "/roll", "/pitch"].contains { topic.contains($0) } })
+        let angles = Set(retained.map(\.topic).filter { topic in
+            ["/tilt", "/roll", "/pitch", "/uncertainty"].contains { topic.contains($0) }
+        })
         #expect(angles == Set(added.map(\.topic)))
         #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()

@@ -42,7 +42,7 @@ struct TemperatureMessageTests {
 
     @Test func aHugeMessageIsRefusedUnread() throws {
         let message = try #require(refusal(String(repeating: "1", count: 5000)))
-        #expect(message.contains("5000 bytes"), message)
+        #expect(message.contains("5000 bytes"), "\(message)")
     }
 
     @Test func theThermalZoneIsReadInMillidegrees() throws {

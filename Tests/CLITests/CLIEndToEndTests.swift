@@ -26,8 +26,10 @@ struct CLIEndToEndTests {
         let objects = try outcome.jsonObjects()
         #expect(objects.count == 2)
         for object in objects {
-            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "calibration", "source",
-                                         "chip"])
+            #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "temperature",
+                                         "uncertainty", "calibration", "source", "chip"])
+            #expect(object["temperature"] is NSNull, "the ADXL345 has no sensor")
+            #expect((object["uncertainty"] as? Double ?? 0) > 1, "uncalibrated: the datasheet's ±35 mg zero-g offset")
             #expect(object["chip"] as? String == "ADXL345")
             #expect(object["source"] as? String == "chip", "the simulated chip is the command's own")
             #expect(object["calibration"] is NSNull, "--raw applies none")

@@ -7,7 +7,8 @@ import Testing
 struct VocabularyTests {
     @Test func commandsKeepTheirWireNames() {
         #expect(Command.allCases.map(\.rawValue)
-            == ["zero", "clear_zero", "republish", "calibrate_reversal", "calibrate_six_point", "clear_calibration", "selftest"])
+            == ["zero", "clear_zero", "republish", "calibrate_reversal", "calibrate_six_point", "clear_calibration", "selftest",
+                "learn_drift"])
         #expect(Command.list([.zero, .clearZero, .republish]) == "zero, clear_zero and republish")
         #expect(Command.list([.zero]) == "zero")
         #expect(Command.list([]).isEmpty)
@@ -18,7 +19,8 @@ struct VocabularyTests {
             "level_entered", "level_left", "alarm_raised", "alarm_cleared", "sensor_fault", "sensor_recovered",
             "config_applied", "config_rejected", "zeroed", "zero_rejected", "calibration_progress",
             "calibration_applied", "calibration_rejected", "calibration_cleared", "selftest",
-            "running_started", "running_stopped", "zone_changed",
+            "running_started", "running_stopped", "zone_changed", "temperature_rejected", "drift_progress", "drift_learned",
+            "drift_rejected",
         ])
     }
 
@@ -37,8 +39,15 @@ struct VocabularyTests {
     @Test func healthKeysKeepTheirWireNames() {
         #expect(HealthKey.allCases.map(\.rawValue) == [
             "uptime_s", "samples", "sample_rate_hz", "dropped", "i2c_errors", "i2c_mode", "chip", "reconnects", "inbound_stalls", "queued_events",
-            "dropped_events", "analysis_windows", "version", "broker",
+            "dropped_events", "analysis_windows", "version", "broker", "temperature_source", "temperature_age_s",
+            "temperature_stale", "temperature_rejected", "drift_learning",
         ])
+    }
+
+    @Test func driftLearningActionsKeepTheirWireNames() {
+        #expect(DriftLearningAction.allCases.map(\.rawValue) == ["start", "stop", "cancel"])
+        #expect(DriftLearningAction.list == "start, stop and cancel")
+        #expect(DriftLearningAction(rawValue: "Stop") == nil, "payloads are exact, as the buttons send them")
     }
 
     @Test func vibrationKeysKeepTheirWireNames() {

@@ -48,7 +48,7 @@ struct ThermalCompensationTests {
         for celsius in [0.0, 20, 35] {
             let corrected = thermal.correct(raw, by: calibration, temperature: .fresh(celsius: celsius, age: 0))
             let back = try #require(thermal.raw(correctedTo: corrected, by: calibration, temperature: .fresh(celsius: celsius, age: 0)))
-            expectClose(back, raw, 1e-12)
+            expectClose(back, raw, tolerance: 1e-12, "\(celsius) °C")
         }
         // Unknown temperature: nothing to correct at.
         #expect(thermal.correct(raw, by: calibration, temperature: .unknown) == calibration.apply(raw))
