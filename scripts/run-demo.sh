@@ -62,13 +62,23 @@ fi
 echo "broker $url; topics below (Ctrl-C stops)" >&2
 echo "ask the ruler service from another shell:" >&2
 echo "  mosquitto_rr -h $host -p $port -t plumb/demo/request/rise -e replies/me -m '{\"span\":\"1.2m\"}'" >&2
-# The control socket in the demo's own directory (the unit's is /run/plumb/control.sock).
-printf 'control:\n  socket: %s\n' "$work/control.sock" >"$work/plumb.yaml"
+# The control socket in the demo's own directory (the unit's is /run/plumb/control.sock), and a
+# workshop thermometer on the broker (the ADXL345 has no sensor of its own): P/state then carries
+# a temperature, and the uncertainty counts it.
+printf 'control:\n  socket: %s\nsensor:\n  temperature: "mqtt:demo/workshop/temperature"\n' "$work/control.sock" \
+  >"$work/plumb.yaml"
 echo "or the command line, through the agent: $BIN read --socket $work/control.sock (watch, probe, calibrate …)" >&2
 # The bubble picture is an SVG of about a kilobyte: shown by its size, not its text.
 setsid mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
 subscriber_pids+=("$!")
 setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
+subscriber_pids+=("$!")
+# The thermometer: 22 ± 3 °C over 20 minutes, one reading every 10 s, as a Zigbee sensor would.
+setsid bash -c 'while :; do
+    t=$(python3 -c "import math, time; print(round(22 + 3 * math.sin(2 * math.pi * time.time() / 1200), 1))")
+    mosquitto_pub -h "$0" -p "$1" -t demo/workshop/temperature -m "{\"temperature\": $t}" || true
+    sleep 10
+  done' "$host" "$port" &
 subscriber_pids+=("$!")
 # A machine that runs 2 mm/s at 30 Hz (inside the 10–39 Hz band at 100 Hz) for 60 s, then stands
 # 30 s: P/vibration and the running_started/running_stopped events show up too.

@@ -37,6 +37,11 @@ extension AgentCore {
         if let hold = sensor.calibrationHold {
             return rejectDrift(action: "start", reason: "cannot learn the drift: \(hold). Try again once it reads.")
         }
+        if let kind = calibrating.run.kind {
+            // A calibration moves the device: learned across it, the drift would be the person's hands.
+            return rejectDrift(action: "start", reason: "a \(kind.name) is in progress, and it moves the device; start"
+                               + " learn_drift once it has finished.")
+        }
         let now = clock()
         let restarted = driftLearning != nil
         driftLearning = DriftLearning(startedAt: now, configuration: driftLearningConfiguration)

@@ -26,7 +26,8 @@ struct ReadReport: Encodable {
 }
 
 extension ReadingFigures {
-    /// `roll  +3.000°  pitch  -0.500°  tilt   3.041°  NOT LEVEL  g (+0.05233, +0.00000, +0.99863)`.
+    /// `roll  +3.000°  pitch  -0.500°  tilt   3.041°  NOT LEVEL  g (+0.05233, +0.00000, +0.99863)  ±0.031°  21.5 °C`:
+    /// the uncertainty (95 %) and the temperature last, when known.
     func line() -> String {
         let decimals = unit.displayDecimals
         func figure(_ value: Double?, signed: Bool) -> String {
@@ -34,8 +35,10 @@ extension ReadingFigures {
             return text.rightAligned(to: 9 + unit.symbol.count)
         }
         let g = "g (\(fixed(gravity.x, 5, signed: true)), \(fixed(gravity.y, 5, signed: true)), \(fixed(gravity.z, 5, signed: true)))"
+        let bound = uncertainty.map { "  ±" + fixed($0, decimals, signed: false) + unit.symbol } ?? ""
+        let celsius = temperature.map { "  " + fixed($0, 1, signed: false) + " °C" } ?? ""
         return "roll \(figure(roll, signed: true))  pitch \(figure(pitch, signed: true))  "
-            + "tilt \(figure(tilt, signed: false))  \(level == true ? "LEVEL    " : "NOT LEVEL")  \(g)"
+            + "tilt \(figure(tilt, signed: false))  \(level == true ? "LEVEL    " : "NOT LEVEL")  \(g)\(bound)\(celsius)"
     }
 }
 

@@ -26,7 +26,7 @@ struct TemperatureOverBrokerTests {
         await observer.stop()
     }
 
-    /// A thermometer on the broker ramps from 20 to 26 °C while the machine stands still:
+    /// A thermometer on the broker ramps from 20 to 30 °C while the machine stands still:
     /// learn_drift reports progress, refuses garbage on the way, and applies what it learned.
     @Test func aThermometerOnTheBrokerAndLearnDrift() async throws {
         let broker = try MosquittoBroker.start()
@@ -40,7 +40,12 @@ struct TemperatureOverBrokerTests {
             """
         let agent = try AgentProcess(brokerURL: broker.url, yaml: yaml, arguments: ["--sim-roll", "1"])
         let p = agent.prefix
-        try observer.publish(thermometer, "20.0")
+        await observer.waitFor(p + "/status", timeout: 15) { $0.payloadString == "online" }
+        // Retained, as many thermometers publish: the agent reads it at once, however it connects.
+        try observer.publish(thermometer, "20.0", retain: true)
+        try await Task.sleep(for: .milliseconds(500))
+        // A temperature alone publishes no state (the deadband is on the angles): ask for one.
+        try observer.publish(p + "/command/republish", "")
         let state = try #require(await observer.waitForJSON(p + "/state", timeout: 15) { $0["temperature"] as? Double == 20 })
         #expect(state["roll"] as? Double != nil)
         try observer.publish(thermometer, "balmy")
@@ -49,8 +54,10 @@ struct TemperatureOverBrokerTests {
 
         try observer.publish(p + "/command/learn_drift", "start")
         #expect(await observer.waitForJSON(p + "/event", timeout: 10) { $0["type"] as? String == "drift_progress" } != nil)
-        for step in 0...60 {
-            try observer.publish(thermometer, #"{"temperature": \#(20 + Double(step) * 0.1)}"#)
+        // 20 → 30 °C over 15 s, then 10 s at 30: the tracker's 30 s smoothing follows it by 4 °C,
+        // over the 3 °C learn_drift needs.
+        for step in 0..<100 {
+            try observer.publish(thermometer, #"{"temperature": \#(min(30, 20 + Double(step) * 10 / 60))}"#)
             try await Task.sleep(for: .milliseconds(250))
         }
         try observer.publish(p + "/command/learn_drift", "stop")
