@@ -141,7 +141,7 @@ let package = Package(
         // The accuracy benchmark as a library, so a test can check it measures what it says.
         .target(name: "AccuracyBenchmark", dependencies: [
             "Accelerometers", "Calibrating", "I2C", "Persistence", "Geometry", "Level", "Sampling", "Settings",
-            "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050",
+            "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050", "Thermal",
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "Geometry", "Level", "Sampling", "SimulatedADXL345", "I2C", "MQTT",

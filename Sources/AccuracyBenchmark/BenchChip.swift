@@ -135,16 +135,18 @@ public final class BenchChip {
     }
 
     /// Runs `script` on the chip and the procedure `body` builds against it, in a session that
-    /// gives up after `timeout` simulated seconds.
+    /// gives up after `timeout` simulated seconds; the record and the session's mean die
+    /// temperature (nil for a chip without a sensor).
     private func calibrate(
         _ script: AttitudeScript, timeout: Double,
         _ body: (CalibrationSession) throws(CalibrationFailure) -> CalibrationRecord
-    ) throws(CalibrationFailure) -> CalibrationRecord {
+    ) throws(CalibrationFailure) -> (record: CalibrationRecord, meanCelsius: Double?) {
         simulator.run(script)
         let session = CalibrationSession(chip: driver, guide: RecordingGuide(), timeout: timeout, clock: clock)
         try session.start()
         defer { session.stop() }
-        return try body(session)
+        let record = try body(session)
+        return (record, session.meanCelsius)
     }
 
     /// The tumble through ``SixPointProcedure``, the code `plumb calibrate six-point` runs: the
@@ -152,6 +154,14 @@ public final class BenchChip {
     /// averaged on each.
     public func calibrateSixPoint(faces: [Face] = BenchChip.tumbleOrder, holdSeconds: Double = 6,
                                   averageSeconds: Double = 2) throws(CalibrationFailure) -> CalibrationRecord {
+        try calibrateSixPointReadingTemperature(faces: faces, holdSeconds: holdSeconds, averageSeconds: averageSeconds).record
+    }
+
+    /// The same tumble, with the mean of the die temperatures the session read during it: what
+    /// the agent records as the tumble's `temperature_c` on a chip with a sensor (nil without).
+    public func calibrateSixPointReadingTemperature(faces: [Face] = BenchChip.tumbleOrder, holdSeconds: Double = 6,
+                                                    averageSeconds: Double = 2) throws(CalibrationFailure)
+        -> (record: CalibrationRecord, meanCelsius: Double?) {
         let script = AttitudeScript(steps: faces.map { .init(pose: SimulatedPose(face: $0), duration: holdSeconds) })!
         return try calibrate(script, timeout: Double(faces.count + 2) * holdSeconds) { session throws(CalibrationFailure) in
             try SixPointProcedure(session: session, seconds: averageSeconds).run(chip: chipRecord())
@@ -172,7 +182,7 @@ public final class BenchChip {
         let script = AttitudeScript(steps: [.init(pose: spot, duration: holdSeconds), .init(pose: turned, duration: holdSeconds)])!
         return try calibrate(script, timeout: 4 * holdSeconds) { session throws(CalibrationFailure) in
             try ReversalProcedure(session: session, seconds: averageSeconds, mount: .flat).run(chip: chipRecord(), base: base)
-        }
+        }.record
     }
 
     /// Starts the sampler on the chip held in `pose`, at the agent's rate and range. Starting

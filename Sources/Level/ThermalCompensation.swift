@@ -62,6 +62,9 @@ public struct ThermalCompensation: Hashable, Sendable {
     ///
     /// The terms are 1σ along a horizontal level axis, in g: the two horizontal components'
     /// mean square, so a budget is the same whichever way the tilt points.
+    ///
+    /// The temperature term is the offset's (``UncertaintyBudget/temperatureSigma(reading:model:calibratedAtCelsius:prior:)``)
+    /// and, in quadrature, the sensitivity drift nothing corrects (``uncorrectedGainSigma(temperature:slope:)``).
     public func budget(standardError: Vector3, levelGravity: Vector3, mount: Mount, temperature: TemperatureReading,
                        samples: Int) -> UncertaintyBudget {
         func horizontal(_ v: Vector3) -> Double { ((v.x * v.x + v.y * v.y) / 2).squareRoot() }
@@ -71,10 +74,35 @@ public struct ThermalCompensation: Hashable, Sendable {
         let thermal = UncertaintyBudget.temperatureSigma(reading: temperature, model: drift,
                                                          calibratedAtCelsius: drift?.referenceCelsius ?? calibratedAtCelsius,
                                                          prior: prior)
+        let offsetDrift = horizontal(mount.levelFrame(thermal).absolute)
+        let gainDrift = uncorrectedGainSigma(temperature: temperature, slope: slope)
         return UncertaintyBudget(
             noise: horizontal(standardError), calibration: calibrationSigma,
-            temperature: horizontal(mount.levelFrame(thermal).absolute),
+            temperature: (offsetDrift * offsetDrift + gainDrift * gainDrift).squareRoot(),
             quantisation: UncertaintyBudget.quantisationSigma(lsbG: lsbG, samples: samples))
+    }
+
+    /// The sensitivity drift nothing corrects, 1σ g along a horizontal level axis: none with a
+    /// model that measured the gains (a bench model's γ), else the datasheet's typical γ (as 1σ,
+    /// as the offset's prior) × how far the temperature is from the calibration's × `slope`, the
+    /// horizontal gravity, since a gain error matters in proportion to the tilt, over √2: each
+    /// axis's gain error scales that axis's share of the horizontal gravity, so the error's mean
+    /// square over the two axes is σ_γ²·slope²/2, the budget's convention for every term.
+    ///
+    /// Why: a model learned in place has γ = 0 (near level the horizontal axes read almost no
+    /// gravity, so their gains cannot be seen), yet at 10° of tilt each axis carries 0.17 g, and
+    /// the ADXL355's typical 100 ppm/°C over 8 °C is 0.14 mg there: seven times its 1 s noise.
+    /// The temperature benchmark found the in-place readings covered 75 % of the time on the
+    /// ADXL355 without this term. Unknown temperatures take the band, as the offset's rule 3.
+    public func uncorrectedGainSigma(temperature: TemperatureReading, slope: Double) -> Double {
+        if let drift, drift.sensitivityPerDegree != .zero { return 0 }
+        let band = UncertaintyBudget.unknownBandCelsius
+        guard let reference = drift?.referenceCelsius ?? calibratedAtCelsius else {
+            return prior.sensitivityTypical * band * slope / 2.0.squareRoot()
+        }
+        let distance = temperature.celsius.map { abs($0 - reference) }
+            ?? band + (temperature.lastCelsius.map { abs($0 - reference) } ?? 0)
+        return prior.sensitivityTypical * distance * slope / 2.0.squareRoot()
     }
 }
 

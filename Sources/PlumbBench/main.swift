@@ -75,8 +75,9 @@ func benchmarkFIFO(seconds: Double) {
 }
 
 // plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]: defaults 10 s, 60 s and 20 chips, as the
-// targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone; CHIPS 0
-// skips it. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
+// targets are stated. `plumb-bench accuracy [CHIPS]` runs the accuracy section alone, its
+// temperature tables included; CHIPS 0 skips it; `plumb-bench temperature [PARTS]` runs the
+// temperature tables alone. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
 // the tolerance per case), `plumb-bench vibration` the vibration section, `plumb-bench fifo
 // [FIFO_SECONDS]` the two FIFO sections, `plumb-bench fleet [DEVICES]` the fleet section.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -98,6 +99,13 @@ if arguments.first == "inbound" {
     InboundBenchmark(plumb: plumbBinary).run()
     exit(0)
 }
+if arguments.first == "temperature" {
+    // `plumb-bench temperature [PARTS]`: the accuracy section's temperature tables alone (default 20 parts per chip).
+    let parts = arguments.dropFirst().first.flatMap(Int.init) ?? 20
+    print("plumb-bench temperature")
+    benchmarkTemperature(parts: parts)
+    exit(0)
+}
 if arguments.first == "agent" {
     // `plumb-bench agent [SECONDS]`: the two agent sections alone (default 60 s each).
     let seconds = arguments.dropFirst().first.flatMap(Double.init) ?? 60
@@ -115,7 +123,7 @@ let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
     print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
           + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]"
-          + " | plumb-bench fleet [DEVICES] | plumb-bench inbound")
+          + " | plumb-bench fleet [DEVICES] | plumb-bench inbound | plumb-bench temperature [PARTS]")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -150,6 +158,7 @@ if !accuracyOnly {
 }
 if chipCount > 0 {
     benchmarkAccuracy(chips: chipCount)
+    benchmarkTemperature(parts: chipCount)
 }
 if !accuracyOnly {
     benchmarkFilters()
