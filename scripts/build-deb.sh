@@ -61,8 +61,17 @@ install -m 0644 deploy/debian/copyright "$root/usr/share/doc/plumb/copyright"
 # -n: no name or time stamp inside, so the same sources give the same package.
 gzip -9n < deploy/debian/changelog > "$root/usr/share/doc/plumb/changelog.gz"
 gzip -9n < README.md > "$root/usr/share/doc/plumb/README.md.gz"
+# The guides beside it, as the README links them (docs/temperature.md → temperature.md.gz).
+for guide in docs/*.md; do
+    gzip -9n < "$guide" > "$root/usr/share/doc/plumb/$(basename "$guide").gz"
+done
 sed "s/@VERSION@/$version/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
 chmod 0644 "$root"/usr/share/doc/plumb/* "$root/usr/share/man/man1/plumb.1.gz"
+install -d -m 0755 "$root/usr/share/doc/plumb/chips"
+for page in docs/chips/*.md; do
+    gzip -9n < "$page" > "$root/usr/share/doc/plumb/chips/$(basename "$page").gz"
+    chmod 0644 "$root/usr/share/doc/plumb/chips/$(basename "$page").gz"
+done
 
 # Depends from the libraries the binary really links (libmosquitto1, libyaml-0-2, libjansson4, libsystemd0,
 # libc6, …) with the minimum versions their shlibs/symbols files give. dpkg-shlibdeps wants a

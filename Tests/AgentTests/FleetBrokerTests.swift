@@ -11,11 +11,12 @@ struct FleetBrokerTests {
     static func certificates() throws -> TestCertificates { try TestCertificates.shared() }
 
     /// `central.conf` with its ACL (`plumb-acl` `aclArguments`) and a password file of `users`.
-    static func central(aclArguments: [String], users: [String: String]) throws -> MosquittoBroker {
+    /// `extraACL` is appended to the ACL: lines for users that are not Plumb's (a thermometer).
+    static func central(aclArguments: [String], users: [String: String], extraACL: String = "") throws -> MosquittoBroker {
         let certificates = try certificates()
         return try MosquittoBroker.start(tls: true) { place in
             let acl = place.directory + "/central.acl"
-            try DeployExample.acl(aclArguments).write(toFile: acl, atomically: true, encoding: .utf8)
+            try (DeployExample.acl(aclArguments) + extraACL).write(toFile: acl, atomically: true, encoding: .utf8)
             return try DeployExample.render("central.conf", for: place, settings: [
                 "listener": "\(place.port) 127.0.0.1",
                 "password_file": try MosquittoBroker.passwordFile(users, in: place.directory),
@@ -53,7 +54,7 @@ struct FleetBrokerTests {
 
     /// `plumb run` logged in as `user` over TLS, under `baseTopic`.
     static func agent(on broker: MosquittoBroker, deviceID: String, baseTopic: String = "plumb", user: String,
-                      password: String) throws -> AgentProcess {
+                      password: String, sensorYAML: String = "") throws -> AgentProcess {
         let passwordFile = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pw-\(UUID().uuidString)").path
         try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let yaml = """
@@ -67,7 +68,7 @@ struct FleetBrokerTests {
             level:
               heartbeat_s: 2
             """
-        return try AgentProcess(brokerURL: broker.url, deviceID: deviceID, yaml: yaml + "\n")
+        return try AgentProcess(brokerURL: broker.url, deviceID: deviceID, yaml: yaml + "\n" + sensorYAML)
     }
 
     /// Waits until a message `observer` has satisfies `predicate`.
@@ -84,14 +85,33 @@ struct FleetBrokerTests {
         observer.events("config_applied", prefix: prefix).compactMap { $0["changes"] as? [String: Any] }
     }
 
+    @Test func theACLGrantsOnlyExactThermometerTopics() throws {
+        let acl = try DeployExample.acl(["devices", "--thermometer", "a/t", "--thermometer", "b/*", "d1", "d2"])
+        // Each device reads each thermometer (a * is a character in a topic, never a file glob).
+        #expect(acl.components(separatedBy: "topic read a/t\n").count == 3 && acl.components(separatedBy: "topic read b/*\n").count == 3,
+                "\(acl)")
+        for bad in ["a/#", "a/+/t", "", "/a", "a//t", "$SYS/x", "a b"] {
+            #expect(throws: (any Error).self, "--thermometer '\(bad)' was accepted") {
+                try DeployExample.acl(["devices", "--thermometer", bad, "d1"])
+            }
+        }
+        #expect(throws: (any Error).self, "central has no devices to read a thermometer") {
+            try DeployExample.acl(["central", "--thermometer", "a/t", "hall-1"])
+        }
+    }
+
     @Test func theACLKeepsEachDeviceInItsLaneAndTheAgentWorksUnderIt() async throws {
-        let users = ["dev-a": "pw-a", "dev-b": "pw-b", "operator": "pw-op", "homeassistant": "pw-ha"]
-        let broker = try Self.central(aclArguments: ["devices", "dev-a", "dev-b"], users: users)
+        let users = ["dev-a": "pw-a", "dev-b": "pw-b", "operator": "pw-op", "homeassistant": "pw-ha", "zigbee": "pw-z"]
+        // A thermometer the devices may read (--thermometer), published by a user of its own.
+        let thermometer = "workshop/lathe/temperature"
+        let broker = try Self.central(aclArguments: ["devices", "--thermometer", thermometer, "dev-a", "dev-b"], users: users,
+                                      extraACL: "\nuser zigbee\ntopic write \(thermometer)\n")
         let ca = try Self.certificates().caFile
         let operatorView = try await Observer(port: broker.port, login: ("operator", "pw-op"), caFile: ca)
         let homeAssistant = try await Observer(port: broker.port, filter: "homeassistant/#",
                                                login: ("homeassistant", "pw-ha"), caFile: ca)
-        let agent = try Self.agent(on: broker, deviceID: "dev-a", user: "dev-a", password: "pw-a")
+        let agent = try Self.agent(on: broker, deviceID: "dev-a", user: "dev-a", password: "pw-a",
+                                   sensorYAML: "sensor:\n  temperature: mqtt:\(thermometer)\n")
         let a = "plumb/dev-a", b = "plumb/dev-b"
 
         // The agent works under its ACL: online, states, discovery, its config and requests.
@@ -106,6 +126,11 @@ struct FleetBrokerTests {
         } != nil, "Home Assistant writes one key")
         try operatorView.publish(a + "/request/convert", #"{"value": 1, "from": "in", "to": "mm", "transaction": "acl-1"}"#)
         #expect(await operatorView.waitForJSON(a + "/response/convert") { $0["transaction"] as? String == "acl-1" } != nil)
+        // The ACL's --thermometer line lets the agent read the thermometer it is configured with.
+        let zigbee = try await Observer(port: broker.port, filter: "workshop/#", login: ("zigbee", "pw-z"), caFile: ca)
+        try zigbee.publish(thermometer, #"{"temperature": 23.4, "humidity": 41, "battery": 97}"#, retain: true)
+        #expect(await operatorView.waitForJSON(a + "/state") { $0["temperature"] as? Double == 23.4 } != nil,
+                "the agent never read the thermometer the ACL grants it: \(agent.stderr)")
 
         // Out of lane: A's credentials on B's topics, and config writes without the operator role.
         let deviceA = try await Observer(port: broker.port, filter: a + "/#", login: ("dev-a", "pw-a"), caFile: ca)
@@ -136,7 +161,7 @@ struct FleetBrokerTests {
         try await Task.sleep(for: .seconds(3))
         #expect(!agent.stderr.contains("stopped delivering") && !agent.stderr.contains("unanswered"), "\(agent.stderr)")
         #expect(await agent.send(SIGTERM)?.status == 0)
-        for observer in [operatorView, homeAssistant, deviceA, deviceB] { await observer.stop() }
+        for observer in [operatorView, homeAssistant, deviceA, deviceB, zigbee] { await observer.stop() }
     }
 
     @Test func twoSitesBridgedIntoACentreCarryTheFleetThroughACentralOutage() async throws {
