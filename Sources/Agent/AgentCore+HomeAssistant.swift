@@ -18,7 +18,7 @@ extension AgentCore {
     /// Clears, once per connect and before the configs, the discovery topics a run in another
     /// angle unit, a run with vibration on, or an older version may have left retained.
     func clearStaleDiscovery() {
-        guard link.canPublish, let removals = discovery?.staleRemovals(for: settings) else { return }
+        guard link.canPublish, let removals = discovery?.staleRemovals() else { return }
         publishDiscovery(removals)
     }
 

@@ -48,6 +48,7 @@ extension AgentCore {
         // With the analysis off, a retained P/vibration from an earlier run would stand as current.
         if let monitor = vibration.monitor { monitor.force() } else { send(.vibration(nil)) }
         flushEvents()
+        if let lastResult { send(.result(lastResult)) }
         // Not before the first rate measurement: a health message then would report 0 Hz.
         if healthIsReady { publishHealth(at: clock()) }
     }
@@ -79,6 +80,10 @@ extension AgentCore {
         listeners.tell(event)
         events.append(event)
         flushEvents()
+        if let result = CommandResult(event) {
+            lastResult = result
+            send(.result(result))
+        }
     }
 
     /// Hands every event from now on to `listener`, on the agent's actor, as it goes to

@@ -70,6 +70,9 @@ public actor AgentCore {
     var temperature: TemperatureState
     /// `learn_drift` under way; nil when none is.
     var driftLearning: DriftLearning?
+    /// The answer to the latest command this run (`P/result`), re-sent at each connect in case
+    /// it was made while the broker was away.
+    var lastResult: CommandResult?
     /// How `learn_drift` buckets and how long it must run (`sensor.learn_drift_*`).
     let driftLearningConfiguration: DriftLearning.Configuration
 

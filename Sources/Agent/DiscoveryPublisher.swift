@@ -53,11 +53,10 @@ struct DiscoveryPublisher: Sendable {
     /// The configs that differ from what was last published (all of them after `force`), after
     /// empty ones clearing the configs last published that `settings` no longer publish.
     ///
-    /// A changed angle unit thereby removes the old unit's three sensors from Home Assistant (an
-    /// empty retained config) and adds the new unit's three, and sends nothing else: each unit is
-    /// an entity of its own (see `Discovery.angleObjectID`). Turning `vibration` off likewise
-    /// removes the vibration readings, the vibration class and the running threshold (seven
-    /// entities; the switch stays, to turn it on again), and turning it on adds them back.
+    /// No setting adds or removes an entity: a changed angle unit re-sends the slope sensor's
+    /// config alone (its unit), a new name every config (the device block), and turning
+    /// `vibration` off or on sends nothing (the vibration readings' availability reads
+    /// `P/config`). The removals cover a changed discovery prefix or device id.
     mutating func messages(for settings: LiveSettings, force: Bool) -> [DiscoveryMessage] {
         let messages = Discovery.messages(prefix: options.prefix, topics: topics, device: options.device,
                                           settings: settings)
@@ -76,17 +75,17 @@ struct DiscoveryPublisher: Sendable {
     }
 
     /// The empty configs clearing, once per connect and before the configs, the discovery topics
-    /// a run in another angle unit, a run with vibration on, or an older version may have left
-    /// retained (`Discovery.staleRemovals`); everything `settings` don't publish counts as
-    /// cleared after.
+    /// an older version may have left retained: its angle sensors per unit and without one
+    /// (`Discovery.staleRemovals`); nothing counts as published after, so the configs that follow
+    /// all go out.
     ///
-    /// Twelve small empty messages (nineteen while vibration is off), where watching the device's discovery filter instead would make
-    /// the agent a subscriber to its own configs: every config it publishes (twenty-odd at each
+    /// Fifteen small empty messages, where watching the device's discovery filter instead would make
+    /// the agent a subscriber to its own configs: every config it publishes (sixty-odd at each
     /// connect and Home Assistant restart) would come back to it, and it could never tell when
     /// the broker had delivered all the retained ones.
-    mutating func staleRemovals(for settings: LiveSettings) -> [DiscoveryMessage] {
+    mutating func staleRemovals() -> [DiscoveryMessage] {
         published = [:]
-        return Discovery.staleRemovals(prefix: options.prefix, homeAssistantID: options.device.id, settings: settings)
+        return Discovery.staleRemovals(prefix: options.prefix, homeAssistantID: options.device.id)
     }
 
     /// Home Assistant said `online`: the generation of the re-send it asks for, which replaces

@@ -61,6 +61,8 @@ enum Publication {
     case health([HealthKey: JSONValue])
     /// `P/event`.
     case event(AgentEvent)
+    /// `P/result`: the answer to the latest command.
+    case result(CommandResult)
     /// `P/bubble`: the SVG picture.
     case bubble(svg: String)
     /// `P/vibration`: a window's figures; nil clears the retained one.
@@ -80,6 +82,7 @@ enum Publication {
         case .calibration: topics.calibration
         case .health: topics.health
         case .event: topics.event
+        case .result: topics.result
         case .bubble: topics.bubble
         case .vibration: topics.vibration
         case .discovery(let message): message.topic
@@ -98,6 +101,7 @@ enum Publication {
         case .health(let figures):
             JSONValue.object(Dictionary(uniqueKeysWithValues: figures.map { ($0.key.rawValue, $0.value) })).bytes
         case .event(let event): event.payload
+        case .result(let result): result.payload
         case .bubble(let svg): Array(svg.utf8)
         case .vibration(let payload): payload?.bytes ?? []
         case .discovery(let message): message.payload
@@ -115,7 +119,7 @@ enum Publication {
     /// the calibration, discovery, deletions); at most once for what the next one replaces.
     var qos: MQTTQoS {
         switch self {
-        case .status, .event, .calibration, .discovery, .clear: .atLeastOnce
+        case .status, .event, .result, .calibration, .discovery, .clear: .atLeastOnce
         case .state, .level, .config, .health, .bubble, .vibration: .atMostOnce
         }
     }

@@ -46,6 +46,10 @@ public struct Topics: Sendable, Hashable {
     /// (``VibrationKey`` names its keys).
     public var vibration: String { prefix + "/vibration" }
 
+    /// `P/result`: the answer to the latest command or setting, one sentence as JSON, retained,
+    /// QoS 1 (Home Assistant's "Last result").
+    public var result: String { prefix + "/result" }
+
     /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
     public var bubble: String { prefix + "/bubble" }
     /// `P/probe`: the agent's own check that the broker still delivers QoS 1/2 messages to it.

@@ -35,16 +35,35 @@ extension Discovery {
         return named.contains(current.name) ? named : named + [current.name]
     }
 
-    /// The angle sensors: the key in `P/state` and the entity name before its unit. The
-    /// uncertainty is one too: the 95 % bound on the tilt's error, in the same unit.
+    /// The angle sensors, always in degrees: the key in `P/state` (read as its degrees twin,
+    /// `<key>_deg`) and the entity name. The uncertainty is one too: the 95 % bound on the tilt's
+    /// error.
     static let angleSensors = [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch"), ("uncertainty", "Uncertainty")]
 
-    /// `Tilt (mm per m)`: the name carries the unit because Home Assistant derives the entity id
-    /// from the name (`sensor.<device>_tilt_mm_per_m`, the object id's words). Each unit is its
-    /// own entity, and Home Assistant keys long-term statistics by entity id: with one name for
-    /// every unit, a new unit's entity would inherit the old one's id, and its statistics.
-    static func angleEntityName(_ name: String, unit: AngleUnit) -> String {
-        "\(name) (\(unit.rawValue.split(separator: "_").joined(separator: " ")))"
+    /// `Tilt (°)`: Home Assistant derives a new entity's id from the device's and the entity's
+    /// names, and its slugify writes `°` as `deg`, so a device discovered now gets
+    /// `sensor.<device>_tilt_deg`, the id a device discovered by an earlier version already has
+    /// (its object id, and so its unique id, is the same). One id for every install is what lets
+    /// `plumb dashboard` and a pasted dashboard name the entity.
+    static func angleEntityName(_ name: String) -> String {
+        "\(name) (\(AngleUnit.deg.symbol))"
+    }
+
+    /// The slope sensor: the tilt in `angle_unit`, the one angle entity that follows the setting.
+    /// No state class: Home Assistant's long-term statistics refuse a unit change (they stop
+    /// compiling until the person repairs them), and there is no conversion between `°`, `%`,
+    /// `mm/m` and `in/ft` to make one. Its state history keeps each value with its unit. No
+    /// suggested display precision either, which Home Assistant fixes when the entity is first
+    /// added: the value comes rounded to the unit's own decimals.
+    static func slopeSensor(topics: Topics, unit: AngleUnit, expiry: JSONValue) -> DiscoveryEntity {
+        DiscoveryEntity(component: "sensor", objectID: slopeObjectID, options: [
+            "name": .string("Slope"),
+            "icon": .string("mdi:slope-uphill"),
+            "state_topic": .string(topics.state),
+            "value_template": .string("{{ value_json.tilt }}"),
+            "unit_of_measurement": .string(unit.symbol),
+            "expire_after": expiry,
+        ])
     }
 
     /// Every entity, in publishing order: readings, level and alarm, the vibration readings,
@@ -53,20 +72,21 @@ extension Discovery {
     static func entities(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
         let stateExpiry = JSONValue.integer(stateExpiryS(heartbeatS: settings.heartbeatS))
         var list: [DiscoveryEntity] = angleSensors.map { key, name in
-            // No device_class: Home Assistant has no angle class, and a slope unit isn't one either.
-            DiscoveryEntity(component: "sensor", objectID: angleObjectID(key, unit: settings.angleUnit), options: [
-                "name": .string(angleEntityName(name, unit: settings.angleUnit)),
+            // No device_class: Home Assistant has no angle class.
+            DiscoveryEntity(component: "sensor", objectID: angleObjectID(key), options: [
+                "name": .string(angleEntityName(name)),
                 "icon": .string(key == "uncertainty" ? "mdi:plus-minus-variant" : "mdi:angle-acute"),
                 "state_topic": .string(topics.state),
-                // A null angle (sensor fault, or ≥ 90° in a slope unit) renders `None`, which Home
-                // Assistant shows as unknown rather than as a stale number.
-                "value_template": .string("{{ value_json.\(key) }}"),
-                "unit_of_measurement": .string(settings.angleUnit.symbol),
-                "suggested_display_precision": .integer(settings.angleUnit.displayDecimals),
+                // A null angle (sensor fault) renders `None`, which Home Assistant shows as
+                // unknown rather than as a stale number.
+                "value_template": .string("{{ value_json.\(key)_deg }}"),
+                "unit_of_measurement": .string(AngleUnit.deg.symbol),
+                "suggested_display_precision": .integer(AngleUnit.deg.displayDecimals),
                 "state_class": .string("measurement"),
                 "expire_after": stateExpiry,
             ])
         }
+        list.append(slopeSensor(topics: topics, unit: settings.angleUnit, expiry: stateExpiry))
         list.append(DiscoveryEntity(component: "sensor", objectID: "temperature", options: [
             "name": .string("Temperature"),
             "device_class": .string("temperature"),
@@ -120,6 +140,16 @@ extension Discovery {
         list += vibrationSettings(topics: topics, settings: settings)
         list.append(button(.zero, name: "Zero", icon: "mdi:crosshairs-gps", category: nil, topics: topics))
         list.append(button(.clearZero, name: "Clear zero", icon: "mdi:crosshairs-off", category: "config", topics: topics))
+        list.append(DiscoveryEntity(component: "sensor", objectID: "last_result", options: [
+            "name": .string("Last result"),
+            "icon": .string("mdi:message-reply-text-outline"),
+            "state_topic": .string(topics.result),
+            // A state is at most 255 characters; the whole sentence is the `message` attribute.
+            "value_template": .string("{{ value_json.message[:255] }}"),
+            "json_attributes_topic": .string(topics.result),
+            "json_attributes_template": .string(lastResultAttributesTemplate),
+        ]))
+        list.append(eventEntity(topics: topics))
         list += calibrationEntities(topics: topics)
         list += diagnostics(topics: topics)
         list.append(DiscoveryEntity(component: "image", objectID: "bubble", options: [
@@ -165,18 +195,27 @@ extension Discovery {
         return DiscoveryEntity(component: "button", objectID: objectID, options: options)
     }
 
-    /// `{{ value_json.date }}` of `P/calibration`: `None` (unknown) while there is no calibration.
-    static let calibrationDateTemplate = "{{ value_json.date }}"
-    /// The calibration sensor's attributes: how it was made and how well it fitted. The
-    /// residual is null for a reversal alone, which fits nothing.
-    static let calibrationAttributesTemplate = "{{ {'method': value_json.method, "
+    /// The last result sensor's attributes: the whole `P/result` message.
+    static let lastResultAttributesTemplate = "{{ {'command': value_json.command, 'ok': value_json.ok, "
+        + "'message': value_json.message, 'event': value_json.event, 'ts': value_json.ts} | tojson }}"
+
+    /// The calibration sensor's state: `P/calibration`'s `method` (`six_point`, `reversal`,
+    /// `six_point+reversal`, `drift`), or `none` when there is none (every key null), which Plumb
+    /// knows: never Home Assistant's "Unknown".
+    static let calibrationMethodTemplate = "{{ value_json.method if value_json.method is string else '\(noCalibrationState)' }}"
+    /// What the calibration sensor reads with no calibration in force.
+    public static let noCalibrationState = "none"
+    /// The calibration sensor's attributes: when and how well it fitted, and at what temperature.
+    /// The residual is null for a reversal alone, which fits nothing.
+    static let calibrationAttributesTemplate = "{{ {'date': value_json.date, "
         + "'residual_rms_mg': value_json.residual_mg.rms if value_json.residual_mg else none, "
-        + "'residual_max_mg': value_json.residual_mg.max if value_json.residual_mg else none} | tojson }}"
+        + "'residual_max_mg': value_json.residual_mg.max if value_json.residual_mg else none, "
+        + "'temperature_c': value_json.temperature_c} | tojson }}"
 
     /// The reversal's two buttons (`first`, then `second` after the turn), the six-point tumble's
     /// three (`start`, `next` at each face, `cancel`), the self-test button,
-    /// and the diagnostic sensor of the calibration in force: its date as the state, method and
-    /// residual as attributes, from the retained `P/calibration`.
+    /// and the diagnostic sensor of the calibration in force: its method as the state, date,
+    /// residual and temperature as attributes, from the retained `P/calibration`.
     private static func calibrationEntities(topics: Topics) -> [DiscoveryEntity] {
         [
             button(.calibrateReversal, step: ReversalStep.first.rawValue, name: "Reversal first reading",
@@ -200,9 +239,8 @@ extension Discovery {
                 "name": .string("Calibration"),
                 "icon": .string("mdi:tune-vertical"),
                 "entity_category": .string("diagnostic"),
-                "device_class": .string("timestamp"),
                 "state_topic": .string(topics.calibration),
-                "value_template": .string(calibrationDateTemplate),
+                "value_template": .string(calibrationMethodTemplate),
                 "json_attributes_topic": .string(topics.calibration),
                 "json_attributes_template": .string(calibrationAttributesTemplate),
             ]),

@@ -42,11 +42,30 @@ extension Discovery {
     /// The vibration switch's value template: `P/config`'s boolean as the switch's own payloads.
     static let vibrationSwitchTemplate = booleanTemplate(LiveKey.vibration.rawValue, on: "true", off: "false")
 
+    /// The vibration readings' availability: online while the agent is (`P/status`) and
+    /// `vibration` is on (`P/config`), both (`availability_mode: all`). So turning vibration off
+    /// makes them unavailable, never removes them: a dashboard card or an automation that names
+    /// one keeps its entity, and its history carries on when vibration comes back on.
+    static func vibrationAvailability(topics: Topics) -> [String: JSONValue] {
+        [
+            "availability": .array([
+                .object(["topic": .string(topics.status), "payload_available": .string("online"),
+                         "payload_not_available": .string("offline")]),
+                .object(["topic": .string(topics.config), "value_template": .string(vibrationOnTemplate),
+                         "payload_available": .string("online"), "payload_not_available": .string("offline")]),
+            ]),
+            "availability_mode": .string("all"),
+        ]
+    }
+
+    /// `P/config`'s `vibration` as an availability: `online` only for a JSON true.
+    static let vibrationOnTemplate = "{{ 'online' if value_json.vibration is sameas true else 'offline' }}"
+
     /// The readings of `P/vibration`: velocity, acceleration, dominant frequency, zone and
-    /// running. None while `vibration` is off: the agent then clears them (an empty retained
-    /// config), so a user who never wants vibration sees none of them.
+    /// running, in every setting; unavailable while `vibration` is off
+    /// (``vibrationAvailability(topics:)``).
     static func vibrationReadings(topics: Topics, settings: LiveSettings) -> [DiscoveryEntity] {
-        guard settings.isVibrationEnabled else { return [] }
+        let available = vibrationAvailability(topics: topics)
         let expiry = JSONValue.integer(vibrationExpiryS(heartbeatS: settings.heartbeatS, windowS: settings.vibrationWindowS))
         func reading(_ objectID: String, _ name: String, _ key: VibrationKey,
                      _ extra: [String: JSONValue]) -> DiscoveryEntity {
@@ -57,8 +76,19 @@ extension Discovery {
                 "expire_after": expiry,
             ]
             options.merge(extra) { _, new in new }
+            options.merge(available) { _, new in new }
             return DiscoveryEntity(component: "sensor", objectID: objectID, options: options)
         }
+        var running: [String: JSONValue] = [
+            "name": .string("Running"),
+            "device_class": .string("running"),
+            "state_topic": .string(topics.vibration),
+            "value_template": .string(runningTemplate),
+            "payload_on": .string("ON"),
+            "payload_off": .string("OFF"),
+            "expire_after": expiry,
+        ]
+        running.merge(available) { _, new in new }
         return [
             // No device_class: `speed` takes mm/s in Home Assistant 2025.4 but not in 2024.3 (its
             // units stop at ft/s, m/s, km/h, kn, mph), and a velocity RMS is no speed a user would
@@ -88,21 +118,13 @@ extension Discovery {
                 "device_class": .string("enum"),
                 "options": .array(zoneOptions.map(JSONValue.string)),
             ]),
-            DiscoveryEntity(component: "binary_sensor", objectID: "running", options: [
-                "name": .string("Running"),
-                "device_class": .string("running"),
-                "state_topic": .string(topics.vibration),
-                "value_template": .string(runningTemplate),
-                "payload_on": .string("ON"),
-                "payload_off": .string("OFF"),
-                "expire_after": expiry,
-            ]),
+            DiscoveryEntity(component: "binary_sensor", objectID: "running", options: running),
         ]
     }
 
-    /// The settings of the analysis and the level filter: the filter select (always, it shapes
-    /// the level), the vibration switch (always, to turn it back on), and, while vibration is
-    /// on, the vibration class select and the running threshold.
+    /// The settings of the analysis and the level filter: the filter select, the vibration
+    /// switch, the vibration class select and the running threshold, in every setting (the last
+    /// two can be set before vibration is turned on).
     ///
     /// The threshold is a text entity, not a number: it is a velocity or an acceleration, and
     /// `P/config` reports it with its unit (`0.5 mm/s`, `0.02 g`), which is also what the agent
@@ -122,7 +144,6 @@ extension Discovery {
             DiscoveryEntity(component: "select", objectID: LiveKey.filter.rawValue, options: filter),
             DiscoveryEntity(component: "switch", objectID: LiveKey.vibration.rawValue, options: vibration),
         ]
-        guard settings.isVibrationEnabled else { return list }
         var machineClass = settingOptions(key: LiveKey.vibrationClass.rawValue, name: "Vibration class",
                                           icon: "mdi:engine-outline", topics: topics)
         machineClass["options"] = .array(vibrationClassOptions.map(JSONValue.string))

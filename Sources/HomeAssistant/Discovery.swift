@@ -6,8 +6,8 @@ import Settings
 ///
 /// Topics are `<prefix>/<component>/plumb_<id>/<object_id>/config`, where `<id>` is the
 /// ``DiscoveryDevice/id`` (the device id, with the site in front under a site base topic); unique ids are
-/// `plumb_<id>_<object_id>`. The angle sensors' object ids carry the unit (see
-/// ``angleObjectID(_:unit:)``). Every entity carries the availability topic `P/status`
+/// `plumb_<id>_<object_id>`. No setting changes an object id: the angle sensors are in degrees
+/// (``angleObjectID(_:)``), and the slope follows `angle_unit`. Every entity carries the availability topic `P/status`
 /// (`online`/`offline`), the `device` block and the `origin` block, with full key names (no
 /// abbreviations), short entity names (Home Assistant prefixes the device name) and neither
 /// `object_id` nor `default_entity_id`, so Home Assistant derives entity ids itself.
@@ -65,14 +65,20 @@ public enum Discovery {
     public static func messages(prefix: String, topics: Topics, device: DiscoveryDevice,
                                 settings: LiveSettings) -> [DiscoveryMessage] {
         let shared = sharedOptions(topics: topics, device: device, settings: settings)
-        return entities(topics: topics, settings: settings).map { entity in
+        let entityMessages = entities(topics: topics, settings: settings).map { entity in
             var payload = entity.options.merging(shared) { own, _ in own }
+            // An entity with an availability list of its own (the vibration readings) must not
+            // also carry the shared availability topic: Home Assistant refuses both at once.
+            if entity.options["availability"] != nil {
+                for key in ["availability_topic", "payload_available", "payload_not_available"] { payload[key] = nil }
+            }
             payload["unique_id"] = .string(uniqueID(homeAssistantID: device.id, objectID: entity.objectID))
             return DiscoveryMessage(
                 topic: topic(prefix: prefix, component: entity.component, homeAssistantID: device.id, objectID: entity.objectID),
                 payload: JSONValue.object(payload).bytes
             )
         }
+        return entityMessages + deviceTriggers(prefix: prefix, topics: topics, device: device, settings: settings)
     }
 
     /// The `<prefix>/+/plumb_<id>/+/config` filter that matches every discovery topic of
@@ -82,54 +88,51 @@ public enum Discovery {
         "\(prefix)/+/\(nodeID(homeAssistantID: homeAssistantID))/+/config"
     }
 
-    /// An empty retained message for every discovery topic this version publishes in any setting
-    /// (the angle sensors in every unit, the vibration entities) and for the unit-less angle
-    /// sensors of older versions: removes them all from Home Assistant without a subscription.
-    /// ``topicFilter(prefix:homeAssistantID:)`` finds anything else an older version left.
+    /// An empty retained message for every discovery topic this version publishes (the same in
+    /// every setting) and for the angle sensors older versions published: removes them all from
+    /// Home Assistant without a subscription. ``topicFilter(prefix:homeAssistantID:)`` finds
+    /// anything else an older version left.
     public static func removals(prefix: String, homeAssistantID: String) -> [DiscoveryMessage] {
-        // Only the angle sensors' object ids depend on the settings (on the unit), and which
-        // entities exist on `vibration`; for the rest the defaults, with vibration on, give every topic.
-        var defaults = LiveSettings()
-        defaults.isVibrationEnabled = true
-        let defaultAngles = Set(angleSensors.map { angleObjectID($0.0, unit: defaults.angleUnit) })
-        let others = entities(topics: Topics(baseTopic: "plumb", deviceID: homeAssistantID), settings: defaults)
-            .filter { !defaultAngles.contains($0.objectID) }
-        var topicsToClear = others.map {
+        var topicsToClear = entities(topics: Topics(baseTopic: "plumb", deviceID: homeAssistantID), settings: LiveSettings()).map {
             topic(prefix: prefix, component: $0.component, homeAssistantID: homeAssistantID, objectID: $0.objectID)
         }
-        for unit in AngleUnit.allCases {
-            topicsToClear += angleSensors.map { angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: angleObjectID($0.0, unit: unit)) }
+        topicsToClear += EventType.allCases.map {
+            topic(prefix: prefix, component: "device_automation", homeAssistantID: homeAssistantID, objectID: $0.rawValue)
         }
         topicsToClear += legacyAngleObjectIDs.map { angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: $0) }
         return topicsToClear.map { DiscoveryMessage(topic: $0, payload: []) }
     }
 
-    /// The ``removals(prefix:homeAssistantID:)`` that `settings` do not publish: the angle sensors of the
-    /// other units and of older versions, and the vibration entities while `vibration` is off.
-    /// The agent sends them once per connect, so a sensor left retained by a run in another unit
-    /// or with vibration on (or by an older version) disappears from Home Assistant instead of
-    /// lingering unavailable beside the current ones.
-    public static func staleRemovals(prefix: String, homeAssistantID: String, settings: LiveSettings) -> [DiscoveryMessage] {
-        let current = Set(entities(topics: Topics(baseTopic: "plumb", deviceID: homeAssistantID), settings: settings).map {
-            topic(prefix: prefix, component: $0.component, homeAssistantID: homeAssistantID, objectID: $0.objectID)
-        })
-        return removals(prefix: prefix, homeAssistantID: homeAssistantID).filter { !current.contains($0.topic) }
+    /// The ``removals(prefix:homeAssistantID:)`` this version does not publish: the angle sensors
+    /// older versions published in a unit other than degrees (`tilt_mm_per_m`, …) or with no unit
+    /// (`tilt`). The agent sends them once per connect, so a device upgraded from a version that
+    /// made an entity per unit loses those entities instead of keeping them unavailable beside
+    /// the current ones; its degree entities are the current ones, history and all.
+    public static func staleRemovals(prefix: String, homeAssistantID: String) -> [DiscoveryMessage] {
+        // Every setting publishes the same topics, so what is stale is what older versions published.
+        legacyAngleObjectIDs.map {
+            DiscoveryMessage(topic: angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: $0), payload: [])
+        }
     }
 
-    /// `tilt_deg`, `roll_mm_per_m`, …: an angle sensor's object id carries its unit, because each
-    /// unit is an entity of its own.
-    ///
-    /// Home Assistant has no conversion between `°`, `%`, `mm/m` and `in/ft` (there is no angle
-    /// device class), and it refreshes an entity's unit and display precision in its registry only
-    /// when the entity is added. So a unit change removes the old unit's sensors (an empty retained
-    /// config) and adds the new unit's: they show the right unit at once, and each unit keeps
-    /// statistics of its own.
-    public static func angleObjectID(_ angle: String, unit: AngleUnit) -> String {
-        angle + "_" + unit.rawValue
+    /// `tilt_deg`, `roll_deg`, …: the angle sensors' object ids. Always degrees, whatever
+    /// `angle_unit` says, so a unit change never removes an entity, changes its id or splits its
+    /// history and statistics (Home Assistant keys both by entity id, and has no conversion
+    /// between `°`, `%`, `mm/m` and `in/ft`). These are the object ids earlier versions gave the
+    /// degree entities, so a device that was in degrees keeps its entities, ids and history.
+    public static func angleObjectID(_ angle: String) -> String {
+        angle + "_" + AngleUnit.deg.rawValue
     }
 
-    /// The angle sensors' object ids before they carried the unit: cleared, never published.
-    public static let legacyAngleObjectIDs = ["tilt", "roll", "pitch"]
+    /// The slope sensor's object id: the tilt in `angle_unit`.
+    public static let slopeObjectID = "slope"
+
+    /// The angle sensors' object ids of older versions: with no unit (`tilt`), and one entity per
+    /// unit other than degrees (`tilt_mm_per_m`, …). Cleared, never published.
+    public static let legacyAngleObjectIDs: [String] = ["tilt", "roll", "pitch"]
+        + AngleUnit.allCases.filter { $0 != .deg }.flatMap { unit in
+            angleSensors.map { $0.0 + "_" + unit.rawValue }
+        }
 
     /// `plumb_<id>_<object_id>`: the entity's `unique_id`, stable across restarts and
     /// setting changes (the angle sensors' object ids follow the unit), so Home Assistant keeps

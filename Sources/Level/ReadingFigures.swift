@@ -9,7 +9,10 @@ import Thermal
 /// the reading can be held; see ``Measurement/isStable``; false without a reading), `gravity`
 /// {`x`,`y`,`z`} in g, device frame, calibrated, `temperature` (°C, to 0.1; null without a fresh
 /// one) and `uncertainty` (the 95 % bound on the tilt's error, in `unit`, rounded up: never
-/// smaller than it is; null without a reading). Every key is always present.
+/// smaller than it is; null without a reading), and the same four in degrees whatever `unit` says:
+/// `roll_deg`, `pitch_deg`, `tilt_deg`, `uncertainty_deg` (what Home Assistant's angle entities
+/// read, so a unit change never changes their unit or splits their history). Every key is always
+/// present.
 public struct ReadingFigures: Encodable, Sendable, Hashable {
     public var roll: Double?
     public var pitch: Double?
@@ -23,6 +26,11 @@ public struct ReadingFigures: Encodable, Sendable, Hashable {
     public var temperature: Double?
     /// The 95 % bound on the tilt's error in `unit`, rounded up to the unit's display decimals.
     public var uncertainty: Double?
+    /// Roll, pitch, tilt and the uncertainty in degrees, to the degree's display decimals.
+    public var rollDegrees: Double?
+    public var pitchDegrees: Double?
+    public var tiltDegrees: Double?
+    public var uncertaintyDegrees: Double?
 
     /// Rounds the angles to the unit's ``AngleUnit/displayDecimals``, gravity to 5 decimals, the
     /// temperature to 0.1 °C, and the uncertainty up to the unit's display decimals.
@@ -38,6 +46,11 @@ public struct ReadingFigures: Encodable, Sendable, Hashable {
         self.gravity = gravity.rounded(toDecimals: 5)
         self.temperature = temperature.map { $0.rounded(toDecimals: 1) }
         self.uncertainty = uncertainty.flatMap { $0.value(in: unit) }.map { Self.roundedUp($0, decimals: decimals) }
+        let degreeDecimals = AngleUnit.deg.displayDecimals
+        rollDegrees = attitude.map { $0.roll.degrees.rounded(toDecimals: degreeDecimals) }
+        pitchDegrees = attitude.map { $0.pitch.degrees.rounded(toDecimals: degreeDecimals) }
+        tiltDegrees = attitude.map { $0.tilt.degrees.rounded(toDecimals: degreeDecimals) }
+        uncertaintyDegrees = uncertainty.map { Self.roundedUp($0.degrees, decimals: degreeDecimals) }
     }
 
     /// `value` rounded up at `decimals`: an uncertainty shown smaller than it is would claim
@@ -57,7 +70,10 @@ public struct ReadingFigures: Encodable, Sendable, Hashable {
                   uncertainty: measurement?.uncertainty.bound)
     }
 
-    public enum CodingKeys: String, CodingKey { case roll, pitch, tilt, unit, level, stable, gravity, temperature, uncertainty }
+    public enum CodingKeys: String, CodingKey {
+        case roll, pitch, tilt, unit, level, stable, gravity, temperature, uncertainty
+        case rollDegrees = "roll_deg", pitchDegrees = "pitch_deg", tiltDegrees = "tilt_deg", uncertaintyDegrees = "uncertainty_deg"
+    }
 
     // Explicit so that nil values are written as null rather than left out.
     public func encode(to encoder: any Encoder) throws {
@@ -71,5 +87,9 @@ public struct ReadingFigures: Encodable, Sendable, Hashable {
         try container.encode(gravity, forKey: .gravity)
         try container.encode(temperature, forKey: .temperature)
         try container.encode(uncertainty, forKey: .uncertainty)
+        try container.encode(rollDegrees, forKey: .rollDegrees)
+        try container.encode(pitchDegrees, forKey: .pitchDegrees)
+        try container.encode(tiltDegrees, forKey: .tiltDegrees)
+        try container.encode(uncertaintyDegrees, forKey: .uncertaintyDegrees)
     }
 }

@@ -21,23 +21,27 @@ struct AgentCoreHomeAssistantTests {
         rig.mqtt.publications.filter { $0.topic.hasPrefix("homeassistant/") }
     }
 
-    @Test func eachConnectClearsEveryOtherUnitsAngleSensorsAndTheUnitlessOnesThenPublishesTheCurrentOnes() async throws {
+    /// What older versions published and this one never does: the unit-less angle sensors and
+    /// those of every unit but degrees.
+    static let legacy: [String] = ["tilt", "roll", "pitch"].map { base + $0 + "/config" }
+        + ["percent", "mm_per_m", "in_per_ft"].flatMap { unit in
+            ["tilt", "roll", "pitch", "uncertainty"].map { base + "\($0)_\(unit)/config" }
+        }
+
+    @Test func eachConnectClearsTheAngleSensorsOfOlderVersionsThenPublishesTheDegreeOnesInAnyUnit() async throws {
         let rig = try Rig(settingsJSON: #"{"angle_unit": "in_per_ft"}"#, homeAssistant: Self.options)
         rig.mqtt.simulateConnect()
         await rig.connect()
         let published = Self.discovery(rig)
         let cleared = published.filter(\.payload.isEmpty)
-        var stale = ["tilt", "roll", "pitch"].map { Self.base + $0 + "/config" }
-        for unit in ["deg", "percent", "mm_per_m"] {
-            stale += ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + "\($0)_\(unit)/config" }
-        }
-        #expect(Set(cleared.map(\.topic)) == Set(stale) && cleared.count == stale.count)
+        #expect(Set(cleared.map(\.topic)) == Set(Self.legacy) && cleared.count == Self.legacy.count)
         #expect(cleared.allSatisfy { $0.retain && $0.qos == .atLeastOnce })
         // The clearing comes before the configs, and no current topic is cleared.
         let firstConfig = try #require(published.firstIndex { !$0.payload.isEmpty })
-        #expect(published.prefix(firstConfig).count == stale.count)
+        #expect(published.prefix(firstConfig).count == Self.legacy.count)
         let configs = published.filter { !$0.payload.isEmpty }.map(\.topic)
-        #expect(["tilt", "roll", "pitch"].allSatisfy { configs.contains(Self.base + $0 + "_in_per_ft/config") })
+        #expect(["tilt", "roll", "pitch", "uncertainty"].allSatisfy { configs.contains(Self.base + $0 + "_deg/config") })
+        #expect(configs.contains(Self.base + "slope/config"))
 
         // A reconnect clears them again (a broker that lost a QoS 1 message), and nothing more.
         rig.mqtt.clear()
@@ -45,55 +49,51 @@ struct AgentCoreHomeAssistantTests {
         await rig.core.handle(.disconnected(MQTTError(code: .connectionLost, reason: "simulated")))
         rig.mqtt.simulateConnect()
         await rig.connect()
-        #expect(Self.discovery(rig).filter(\.payload.isEmpty).count == stale.count)
+        #expect(Self.discovery(rig).filter(\.payload.isEmpty).count == Self.legacy.count)
     }
 
-    @Test func aUnitChangeClearsTheOldUnitsFourSensorsFirstAndPublishesTheNewFourOnly() async throws {
+    @Test func aUnitChangeRepublishesTheSlopeAloneInTheNewUnitAndRemovesNothing() async throws {
         let rig = try Rig(homeAssistant: Self.options)
         rig.mqtt.simulateConnect()
         await rig.connect()
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "angle_unit"), payload: Array("mm_per_m".utf8))))
         let published = Self.discovery(rig)
-        #expect(published.map(\.topic) == ["pitch", "roll", "tilt", "uncertainty"].map { Self.base + $0 + "_deg/config" }
-            + ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + $0 + "_mm_per_m/config" })
-        #expect(published.prefix(4).allSatisfy { $0.payload.isEmpty && $0.retain })
-        for message in published.dropFirst(4) {
-            let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
-            #expect(config["unit_of_measurement"] as? String == "mm/m")
-            #expect(config["suggested_display_precision"] as? Int == 2)
-            #expect(message.retain && message.qos == .atLeastOnce)
-        }
+        #expect(published.map(\.topic) == [Self.base + "slope/config"])
+        let message = try #require(published.first)
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+        #expect(config["unit_of_measurement"] as? String == "mm/m")
+        #expect(message.retain && message.qos == .atLeastOnce)
         // The same unit again changes nothing.
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "angle_unit"), payload: Array("mm_per_m".utf8))))
         #expect(Self.discovery(rig).isEmpty)
     }
 
-    @Test func vibrationOffClearsItsSevenEntitiesRetainedAndAConnectWhileOffClearsThemToo() async throws {
-        let vibrationOnly = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
-                             "vibration_class", "running_threshold"]
+    @Test func vibrationOffChangesNoDiscoveryAndAConnectWhileOffAnnouncesTheVibrationEntitiesAsEver() async throws {
+        let vibrationEntities = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
+                                 "vibration_class", "running_threshold"]
         let rig = try Rig(homeAssistant: Self.options)
         rig.mqtt.simulateConnect()
         await rig.connect()
         rig.mqtt.clear()
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.configSet(key: "vibration"), payload: Array("false".utf8))))
-        let cleared = Self.discovery(rig)
-        #expect(Set(cleared.map { String($0.topic.split(separator: "/")[3]) }) == Set(vibrationOnly))
-        #expect(cleared.count == vibrationOnly.count)
-        #expect(cleared.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == .atLeastOnce })
+        // Their availability reads P/config's vibration: nothing to announce or remove.
+        #expect(Self.discovery(rig).isEmpty)
+        let config = try #require(rig.mqtt.published(on: rig.topics.config).last)
+        #expect(String(decoding: config.payload, as: UTF8.self).contains(#""vibration":false"#))
 
-        // A later connect with vibration still off clears them again, before any config.
+        // A later connect with vibration still off announces them, and clears none of them.
         rig.mqtt.clear()
         rig.mqtt.simulateDisconnect()
         await rig.core.handle(.disconnected(MQTTError(code: .connectionLost, reason: "simulated")))
         rig.mqtt.simulateConnect()
         await rig.connect()
         let published = Self.discovery(rig)
-        let firstConfig = try #require(published.firstIndex { !$0.payload.isEmpty })
-        let clearedAtConnect = Set(published.prefix(firstConfig).map { String($0.topic.split(separator: "/")[3]) })
-        #expect(clearedAtConnect.isSuperset(of: vibrationOnly))
-        #expect(!published.dropFirst(firstConfig).contains { vibrationOnly.contains(String($0.topic.split(separator: "/")[3])) })
+        let announced = Set(published.filter { !$0.payload.isEmpty }.map { String($0.topic.split(separator: "/")[3]) })
+        let cleared = Set(published.filter(\.payload.isEmpty).map { String($0.topic.split(separator: "/")[3]) })
+        #expect(announced.isSuperset(of: vibrationEntities))
+        #expect(cleared.isDisjoint(with: vibrationEntities))
     }
 
     @Test func theFirstHealthWaitsForAMeasuredRateAndComesAsSoonAsThereIsOne() async throws {

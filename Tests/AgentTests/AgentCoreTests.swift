@@ -102,7 +102,7 @@ struct AgentCoreTests {
         let state = try #require(rig.mqtt.lastRetained(on: rig.topics.state)?.payload)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(state)) as? [String: Any])
         #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "alarm", "gravity", "temperature", "uncertainty",
-                                     "sensor", "ts", "seq"])
+                                     "roll_deg", "pitch_deg", "tilt_deg", "uncertainty_deg", "sensor", "ts", "seq"])
         #expect(object["roll"] as? Double == 2)
         #expect(rig.mqtt.lastRetained(on: rig.topics.level)?.payloadString == "OFF")
     }

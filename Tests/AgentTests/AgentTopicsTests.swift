@@ -16,7 +16,7 @@ struct AgentTopicsTests {
         await observer.waitFor(p + "/status") { $0.payloadString == "online" }
         let state = try #require(await observer.waitForJSON(p + "/state") { $0["sensor"] as? String == "ok" })
         #expect(Set(state.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "alarm", "gravity", "temperature", "uncertainty",
-                                    "sensor", "ts", "seq"])
+                                    "roll_deg", "pitch_deg", "tilt_deg", "uncertainty_deg", "sensor", "ts", "seq"])
         #expect(abs((state["roll"] as? Double ?? 0) - 3) < 0.1)
         #expect(abs((state["pitch"] as? Double ?? 0) + 1) < 0.1)
         #expect(state["unit"] as? String == "deg")

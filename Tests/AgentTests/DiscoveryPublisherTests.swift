@@ -22,36 +22,28 @@ struct DiscoveryPublisherTests {
         #expect(discovery.messages(for: LiveSettings(), force: true) == all, "forced: all again")
     }
 
-    @Test func aUnitChangeClearsTheOldUnitsSensorsFirstAndAddsTheNewOnes() throws {
-        var discovery = Self.publisher()
-        _ = discovery.messages(for: LiveSettings(), force: false)
-        let percent = try LiveSettings().applying(key: "angle_unit", rawValue: Array("percent".utf8))
-        let sent = discovery.messages(for: percent, force: false)
-        #expect(sent.map(\.topic) == ["pitch", "roll", "tilt", "uncertainty"].map { Self.base + $0 + "_deg/config" }
-            + ["tilt", "roll", "pitch", "uncertainty"].map { Self.base + $0 + "_percent/config" })
-        #expect(sent.prefix(4).allSatisfy { $0.payload.isEmpty })
-        #expect(discovery.published.keys.allSatisfy { !$0.hasSuffix("_deg/config") })
-    }
-
-    @Test func vibrationOffClearsItsEntitiesAndOnAddsThemBack() throws {
+    @Test func aUnitChangeSendsTheSlopeAloneAndRemovesNothing() throws {
         var discovery = Self.publisher()
         let all = discovery.messages(for: LiveSettings(), force: false)
+        let percent = try LiveSettings().applying(key: "angle_unit", rawValue: Array("percent".utf8))
+        let sent = discovery.messages(for: percent, force: false)
+        #expect(sent.map(\.topic) == [Self.base + "slope/config"])
+        #expect(sent.allSatisfy { !$0.payload.isEmpty })
+        #expect(Set(discovery.published.keys) == Set(all.map(\.topic)), "every entity stays")
+    }
+
+    @Test func vibrationOffOrOnSendsNothing() throws {
+        var discovery = Self.publisher()
+        _ = discovery.messages(for: LiveSettings(), force: false)
         let off = try LiveSettings().applying(key: "vibration", rawValue: Array("false".utf8))
-        let cleared = discovery.messages(for: off, force: false)
-        let objects = cleared.map { String($0.topic.split(separator: "/")[3]) }
-        #expect(Set(objects) == ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
-                                 "vibration_class", "running_threshold"])
-        #expect(cleared.allSatisfy { $0.payload.isEmpty }, "only removals: nothing else depends on vibration")
-        #expect(discovery.messages(for: off, force: false).isEmpty, "cleared once")
-        let back = discovery.messages(for: LiveSettings(), force: false)
-        #expect(Set(back.map(\.topic)) == Set(cleared.map(\.topic)))
-        #expect(back.allSatisfy { message in all.contains(message) }, "the same configs as before")
+        #expect(discovery.messages(for: off, force: false).isEmpty, "the readings' availability follows P/config")
+        #expect(discovery.messages(for: LiveSettings(), force: false).isEmpty)
     }
 
     @Test func clearingTheStaleOnesForgetsWhatWasPublished() {
         var discovery = Self.publisher()
         let all = discovery.messages(for: LiveSettings(), force: false)
-        let removals = discovery.staleRemovals(for: LiveSettings())
+        let removals = discovery.staleRemovals()
         #expect(!removals.isEmpty && removals.allSatisfy { $0.payload.isEmpty })
         #expect(!removals.contains { $0.topic.hasSuffix("_deg/config") }, "the current unit is not cleared")
         #expect(discovery.published.isEmpty)

@@ -15,7 +15,8 @@ struct HomeAssistantOverBrokerTests {
         let agent = try AgentProcess(brokerURL: broker.url, yaml: "device:\n  configuration_url: http://lathe.lan/\n")
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
         let retained = try await Observer.retained(port: broker.port, filter: Self.discoveryFilter(agent))
-        let objects = Set(retained.map { $0.topic.split(separator: "/")[3] })
+        let entities = retained.filter { !$0.topic.hasPrefix("homeassistant/device_automation/") }
+        let objects = Set(entities.map { $0.topic.split(separator: "/")[3] })
         #expect(objects == ["tilt_deg", "roll_deg", "pitch_deg", "level", "alarm", "level_tolerance", "level_hysteresis",
                             "alarm_threshold", "angle_unit", "mount", "zero", "clear_zero", "sample_rate", "i2c_errors",
                             "reconnects", "inbound_stalls", "uptime", "dropped_samples", "bubble", "calibrate_reversal_first",
@@ -23,11 +24,24 @@ struct HomeAssistantOverBrokerTests {
                             "calibrate_six_point_cancel", "selftest", "calibration", "velocity_rms", "acceleration_rms",
                             "dominant_frequency", "vibration_zone", "running", "filter", "vibration", "vibration_class",
                             "running_threshold", "uncertainty_deg", "temperature", "learn_drift_start", "learn_drift_stop",
-                            "learn_drift_cancel", "temperature_source", "temperature_age"])
+                            "learn_drift_cancel", "temperature_source", "temperature_age", "slope", "last_result", "event"])
+        // And a device trigger per event type.
+        let triggers = Set(retained.filter { $0.topic.hasPrefix("homeassistant/device_automation/") }.map { $0.topic.split(separator: "/")[3] })
+        #expect(triggers.count == 22 && triggers.contains("running_stopped") && triggers.contains("level_left"))
+        let vibrationReadings: Set<Substring> = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
         for message in retained {
             let config = try #require(json(message))
-            #expect(config["availability_topic"] as? String == agent.prefix + "/status")
-            #expect((config["unique_id"] as? String)?.hasPrefix("plumb_\(agent.deviceID)_") == true)
+            let object = message.topic.split(separator: "/")[3]
+            if message.topic.hasPrefix("homeassistant/device_automation/") {
+                #expect(config["topic"] as? String == agent.prefix + "/event" && config["payload"] as? String == String(object))
+            } else if vibrationReadings.contains(object) {
+                #expect((config["availability"] as? [[String: Any]])?.first?["topic"] as? String == agent.prefix + "/status")
+            } else {
+                #expect(config["availability_topic"] as? String == agent.prefix + "/status")
+            }
+            if !message.topic.hasPrefix("homeassistant/device_automation/") {
+                #expect((config["unique_id"] as? String)?.hasPrefix("plumb_\(agent.deviceID)_") == true)
+            }
             let device = try #require(config["device"] as? [String: Any])
             #expect(device["configuration_url"] as? String == "http://lathe.lan/")
             #expect(device["model"] as? String == "ADXL345 level")
@@ -85,7 +99,7 @@ struct HomeAssistantOverBrokerTests {
         await observer.stop()
     }
 
-    @Test func aNewAngleUnitRemovesTheOldUnitsSensorsAndAddsTheNewOnesOnly() async throws {
+    @Test func aNewAngleUnitChangesTheSlopesUnitAloneAndTheDegreeEntitiesStay() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port, filter: "#")
         let agent = try AgentProcess(brokerURL: broker.url)
@@ -94,25 +108,19 @@ struct HomeAssistantOverBrokerTests {
         await observer.waitFor(agent.prefix + "/status") { $0.payloadString == "online" }
         let start = observer.messages.count
         try observer.publish(agent.prefix + "/config/angle_unit/set", "mm_per_m")
-        await observer.waitForJSON(base + "pitch_mm_per_m/config")
+        await observer.waitForJSON(base + "slope/config") { $0["unit_of_measurement"] as? String == "mm/m" }
+        await observer.waitForJSON(agent.prefix + "/state") { $0["unit"] as? String == "mm_per_m" }
         try await Task.sleep(for: .milliseconds(500))
         let discovery = Array(observer.messages.dropFirst(start).filter { $0.topic.hasPrefix("homeassistant/") })
-        // Home Assistant removes the old unit's entities (an empty config), then adds the new ones.
-        let cleared = discovery.filter(\.payload.isEmpty).map(\.topic)
-        let added = discovery.filter { !$0.payload.isEmpty }
-        #expect(cleared.sorted() == ["pitch", "roll", "tilt", "uncertainty"].map { base + $0 + "_deg/config" })
-        #expect(added.map(\.topic).sorted() == ["pitch", "roll", "tilt", "uncertainty"].map { base + $0 + "_mm_per_m/config" })
-        #expect(discovery.prefix(4).allSatisfy { $0.payload.isEmpty }, "removals first: \(discovery.map(\.topic))")
-        for message in added {
-            let config = try #require(json(message))
-            #expect(config["unit_of_measurement"] as? String == "mm/m")
-            #expect(config["suggested_display_precision"] as? Int == 2)
-        }
+        #expect(discovery.map(\.topic) == [base + "slope/config"], "only the slope's config: \(discovery.map(\.topic))")
+        // The degree entities read degrees from the state, the slope the unit's figure.
+        let state = try #require(observer.messages(on: agent.prefix + "/state").last.flatMap(json))
+        #expect(state["tilt_deg"] is Double && state["tilt"] is Double)
         let retained = try await Observer.retained(port: broker.port, filter: base + "+/config")
-        let angles = Set(retained.map(\.topic).filter { topic in
-            ["/tilt", "/roll", "/pitch", "/uncertainty"].contains { topic.contains($0) }
+        let angles = Set(retained.map { String($0.topic.split(separator: "/")[3]) }.filter { object in
+            ["tilt", "roll", "pitch", "uncertainty", "slope"].contains { object.hasPrefix($0) }
         })
-        #expect(angles == Set(added.map(\.topic)))
+        #expect(angles == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg", "slope"])
         #expect(await agent.send(SIGTERM)?.status == 0)
         await observer.stop()
     }
@@ -137,6 +145,21 @@ struct HomeAssistantOverBrokerTests {
         #expect(await agent.send(SIGTERM)?.status == 0)
     }
 
+    @Test func aZeroPressedOnAMachineThatIsNotStillIsAnsweredOnTheResultTopic() async throws {
+        let broker = try MosquittoBroker.start()
+        let observer = try await Observer(port: broker.port, filter: "#")
+        let agent = try AgentProcess(brokerURL: broker.url, arguments: ["--sim-motion", "vibration"])
+        await observer.waitForJSON(agent.prefix + "/state")
+        try observer.publish(agent.prefix + "/command/zero", "PRESS")
+        let result = try #require(await observer.waitForJSON(agent.prefix + "/result"), "\(agent.stderr)")
+        #expect(result["command"] as? String == "zero" && result["ok"] as? Bool == false)
+        #expect((result["message"] as? String)?.hasPrefix("Zero refused: ") == true, "\(result)")
+        let retained = try await Observer.retained(port: broker.port, filter: agent.prefix + "/result")
+        #expect(retained.count == 1, "P/result is retained")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+        await observer.stop()
+    }
+
     @Test func whatTheAgentPublishesPassesHomeAssistantsOwnSchemasInEveryMode() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port, filter: "homeassistant/#")
@@ -156,10 +179,9 @@ struct HomeAssistantOverBrokerTests {
         for message in observer.messages where !message.payload.isEmpty {
             seen[message.topic, default: []].insert(message.payloadString ?? "")
         }
-        for unit in ["deg", "percent", "mm_per_m", "in_per_ft"] {
-            // Each unit is its own entity, on its own topic, with one config whatever the mount.
-            #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/tilt_\(unit)/config"]?.count == 1, "\(unit)")
-        }
+        // The degree entities have one config whatever the unit and mount; the slope one per unit.
+        #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/tilt_deg/config"]?.count == 1)
+        #expect(seen["homeassistant/sensor/plumb_\(agent.deviceID)/slope/config"]?.count == 4)
         let lines = seen.flatMap { topic, payloads in
             payloads.compactMap { payload in
                 (try? JSONSerialization.data(withJSONObject: ["topic": topic, "payload": payload]))

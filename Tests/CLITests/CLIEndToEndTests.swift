@@ -27,7 +27,7 @@ struct CLIEndToEndTests {
         #expect(objects.count == 2)
         for object in objects {
             #expect(Set(object.keys) == ["roll", "pitch", "tilt", "unit", "level", "stable", "gravity", "temperature",
-                                         "uncertainty", "calibration", "source", "chip"])
+                                         "uncertainty", "roll_deg", "pitch_deg", "tilt_deg", "uncertainty_deg", "calibration", "source", "chip"])
             #expect(object["temperature"] is NSNull, "the ADXL345 has no sensor")
             #expect((object["uncertainty"] as? Double ?? 0) > 1, "uncalibrated: the datasheet's ±35 mg zero-g offset")
             #expect(object["chip"] as? String == "ADXL345")

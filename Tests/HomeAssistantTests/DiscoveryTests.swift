@@ -9,13 +9,14 @@ import Testing
 struct DiscoveryTests {
     static let expected: [(component: String, objectID: String)] = [
         ("sensor", "tilt_deg"), ("sensor", "roll_deg"), ("sensor", "pitch_deg"), ("sensor", "uncertainty_deg"),
+        ("sensor", "slope"),
         ("sensor", "temperature"), ("binary_sensor", "level"), ("binary_sensor", "alarm"),
         ("sensor", "velocity_rms"), ("sensor", "acceleration_rms"), ("sensor", "dominant_frequency"),
         ("sensor", "vibration_zone"), ("binary_sensor", "running"),
         ("number", "level_tolerance"), ("number", "level_hysteresis"), ("number", "alarm_threshold"),
         ("select", "angle_unit"), ("select", "mount"),
         ("select", "filter"), ("switch", "vibration"), ("select", "vibration_class"), ("text", "running_threshold"),
-        ("button", "zero"), ("button", "clear_zero"),
+        ("button", "zero"), ("button", "clear_zero"), ("sensor", "last_result"), ("event", "event"),
         ("button", "calibrate_reversal_first"), ("button", "calibrate_reversal_second"),
         ("button", "calibrate_six_point_start"), ("button", "calibrate_six_point_next"),
         ("button", "calibrate_six_point_cancel"), ("button", "selftest"),
@@ -24,75 +25,94 @@ struct DiscoveryTests {
         ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "inbound_stalls"),
         ("sensor", "uptime"), ("sensor", "dropped_samples"), ("sensor", "temperature_source"), ("sensor", "temperature_age"),
         ("image", "bubble"),
-    ]
+    ] + EventType.allCases.map { ("device_automation", $0.rawValue) }
 
-    @Test("The entities come in a stable order on <prefix>/<component>/plumb_<id>/<object>/config")
+    /// The object ids of the entities (not the device triggers).
+    static var entityCount: Int { expected.filter { $0.component != "device_automation" }.count }
+
+    @Test("The entities, then a device trigger per event, in a stable order on <prefix>/<component>/plumb_<id>/<object>/config")
     func entitiesAndTopics() throws {
         let messages = Fixture.messages(settings: try Fixture.settings())
         #expect(messages.map(\.topic) == Self.expected.map { "homeassistant/\($0.component)/plumb_lathe-3/\($0.objectID)/config" })
         #expect(Fixture.messages(settings: try Fixture.settings()) == messages)
     }
 
-    /// The entities that exist only while `vibration` is on.
-    static let vibrationOnly = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
-                                "vibration_class", "running_threshold"]
+    /// The entities fed by `P/vibration`.
+    static let vibrationReadings = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
 
-    @Test("With vibration off, the vibration readings, class and threshold are not announced; the rest is unchanged")
+    @Test("With vibration off every entity is still announced, the same bytes: the readings go unavailable through P/config")
     func vibrationOff() throws {
         let on = Fixture.messages(settings: try Fixture.settings())
         let off = Fixture.messages(settings: try Fixture.settings(#"{"vibration": false}"#))
-        let onIDs = on.map { String($0.topic.split(separator: "/")[3]) }
-        #expect(off.map { String($0.topic.split(separator: "/")[3]) } == onIDs.filter { !Self.vibrationOnly.contains($0) })
-        #expect(Set(onIDs).isSuperset(of: Self.vibrationOnly))
-        // Everything still announced is the same bytes, but the switch, which now reads off.
-        let onByTopic = Dictionary(uniqueKeysWithValues: on.map { ($0.topic, $0.payload) })
-        #expect(off.filter { onByTopic[$0.topic] != $0.payload }.isEmpty, "the switch's config doesn't hold its state")
+        #expect(off == on)
+        for entity in try Fixture.entities(settings: Fixture.settings()) where Self.vibrationReadings.contains(entity.objectID) {
+            #expect(entity["availability_topic"] == nil, "\(entity.objectID): both forms of availability at once")
+            #expect(entity.string("availability_mode") == "all")
+            guard case .array(let list)? = entity["availability"] else {
+                Issue.record("\(entity.objectID) has no availability list")
+                continue
+            }
+            #expect(list == [
+                .object(["topic": .string("plumb/lathe-3/status"), "payload_available": .string("online"),
+                         "payload_not_available": .string("offline")]),
+                .object(["topic": .string("plumb/lathe-3/config"),
+                         "value_template": .string("{{ 'online' if value_json.vibration is sameas true else 'offline' }}"),
+                         "payload_available": .string("online"), "payload_not_available": .string("offline")]),
+            ])
+        }
     }
 
-    @Test("Unique ids are plumb_<id>_<object>, distinct, and change with nothing but the angle unit")
+    @Test("Unique ids are plumb_<id>_<object>, distinct, and no setting changes one")
     func uniqueIDs() throws {
         func ids(_ settings: LiveSettings) throws -> [String] {
             try Fixture.entities(settings: settings).map { try #require($0.string("unique_id")) }
         }
         let base = try ids(Fixture.settings())
-        #expect(base == Self.expected.map { "plumb_lathe-3_\($0.objectID)" })
+        #expect(base == Self.expected.filter { $0.component != "device_automation" }.map { "plumb_lathe-3_\($0.objectID)" })
         #expect(Set(base).count == base.count)
         for unit in AngleUnit.allCases {
-            // Each unit is an entity of its own: the angle sensors' ids carry it, nothing else's does.
-            let inUnit = base.map { $0.replacingOccurrences(of: "_deg", with: "_" + unit.rawValue) }
-            #expect(inUnit.filter { $0.hasSuffix("_" + unit.rawValue) }.count == 4)
             for mount in ["flat", "upright", "y,x,-z"] {
-                #expect(try ids(Fixture.settings(unit: unit, mount: mount, name: "Other name")) == inUnit)
+                #expect(try ids(Fixture.settings(unit: unit, mount: mount, name: "Other name")) == base)
             }
         }
         #expect(try ids(Fixture.settings(#"{"heartbeat_s":600}"#)) == base)
-        #expect(try ids(Fixture.settings(#"{"vibration_class":"class_iv","running_threshold":"0.1 g","filter":"mean"}"#))
+        #expect(try ids(Fixture.settings(#"{"vibration":false,"vibration_class":"class_iv","running_threshold":"0.1 g","filter":"mean"}"#))
             == base)
     }
 
-    @Test("An angle sensor's object id and name carry its unit, so Home Assistant's entity id does too",
+    @Test("The angle sensors are in degrees in every unit, named so Home Assistant's ids are <device>_tilt_deg; the slope follows the unit",
           arguments: AngleUnit.allCases)
-    func angleIDsPerUnit(unit: AngleUnit) throws {
+    func anglesInDegrees(unit: AngleUnit) throws {
         let entities = try Fixture.entities(settings: Fixture.settings(unit: unit)).filter { $0.component == "sensor" }
-        let words = unit.rawValue.replacingOccurrences(of: "_", with: " ")
-        for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")] {
-            let entity = try #require(entities.first { $0.objectID == "\(key)_\(unit.rawValue)" })
-            #expect(entity.topic == "homeassistant/sensor/plumb_lathe-3/\(key)_\(unit.rawValue)/config")
-            #expect(entity.string("unique_id") == "plumb_lathe-3_\(key)_\(unit.rawValue)")
-            #expect(Discovery.angleObjectID(key, unit: unit) == "\(key)_\(unit.rawValue)")
-            // Home Assistant slugifies "<device> Tilt (mm per m)" to <device>_tilt_mm_per_m.
-            #expect(entity.string("name") == "\(name) (\(words))")
+        for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch"), ("uncertainty", "Uncertainty")] {
+            let entity = try #require(entities.first { $0.objectID == "\(key)_deg" })
+            #expect(entity.string("unique_id") == "plumb_lathe-3_\(key)_deg")
+            #expect(Discovery.angleObjectID(key) == "\(key)_deg")
+            // Home Assistant slugifies "<device> Tilt (°)" to <device>_tilt_deg: the id earlier versions had.
+            #expect(entity.string("name") == "\(name) (°)")
+            #expect(entity.string("value_template") == "{{ value_json.\(key)_deg }}")
+            #expect(entity.string("unit_of_measurement") == "°")
+            #expect(entity.number("suggested_display_precision") == 3)
+            #expect(entity.string("state_class") == "measurement")
         }
+        let slope = try #require(entities.first { $0.objectID == "slope" })
+        #expect(slope.string("name") == "Slope")
+        #expect(slope.string("value_template") == "{{ value_json.tilt }}")
+        #expect(slope.string("unit_of_measurement") == unit.symbol)
+        // Statistics refuse a unit change, and the registry keeps the first precision: neither.
+        #expect(slope["state_class"] == nil && slope["suggested_display_precision"] == nil)
         #expect(!entities.contains { Discovery.legacyAngleObjectIDs.contains($0.objectID) })
     }
 
-    @Test("Every entity has availability on P/status, the device block and the origin block, unabbreviated")
+    @Test("Every entity has availability on P/status (the vibration readings with P/config too), the device and origin blocks, unabbreviated")
     func sharedBlocks() throws {
         let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", chipModel: "ADXL345")
         for entity in try Fixture.entities(settings: Fixture.settings(unit: .deg, name: "Lathe 3"), device: device) {
-            #expect(entity.string("availability_topic") == "plumb/lathe-3/status", "\(entity.topic)")
-            #expect(entity.string("payload_available") == "online")
-            #expect(entity.string("payload_not_available") == "offline")
+            if !Self.vibrationReadings.contains(entity.objectID) {
+                #expect(entity.string("availability_topic") == "plumb/lathe-3/status", "\(entity.topic)")
+                #expect(entity.string("payload_available") == "online")
+                #expect(entity.string("payload_not_available") == "offline")
+            }
             let block = try #require(entity.object("device"))
             #expect(block == [
                 "identifiers": .array([.string("plumb_lathe-3")]),
@@ -112,12 +132,64 @@ struct DiscoveryTests {
         }
     }
 
+    @Test("A device trigger per event type: its wire name as payload, a fixed phrase, only the keys a trigger takes")
+    func deviceTriggers() throws {
+        let triggers = try Fixture.triggers(settings: Fixture.settings(unit: .deg, name: "Lathe 3"))
+        #expect(triggers.map(\.objectID) == EventType.allCases.map(\.rawValue))
+        var phrases = Set<String>()
+        for (trigger, event) in zip(triggers, EventType.allCases) {
+            #expect(Set(trigger.config.keys) == ["automation_type", "topic", "type", "subtype", "payload", "value_template",
+                                                 "qos", "device"], "\(trigger.objectID)")
+            #expect(trigger.string("automation_type") == "trigger")
+            #expect(trigger.string("topic") == "plumb/lathe-3/event")
+            #expect(trigger.string("payload") == event.rawValue)
+            #expect(trigger.string("value_template") == "{{ value_json.type }}")
+            #expect(trigger.number("qos") == 1)
+            #expect(trigger.object("device")?["identifiers"] == .array([.string("plumb_lathe-3")]))
+            let phrase = Discovery.triggerPhrase(event)
+            #expect(trigger.string("type") == phrase.type && trigger.string("subtype") == phrase.subtype)
+            // Home Assistant keys a trigger by device, type and subtype: each pair once.
+            #expect(phrases.insert(phrase.subtype + "|" + phrase.type).inserted, "\(event) repeats a phrase")
+        }
+        #expect(Discovery.triggerPhrase(.runningStopped) == ("Machine", "stopped running"))
+        #expect(Discovery.triggerPhrase(.levelLeft) == ("Machine", "left level"))
+        #expect(Discovery.triggerPhrase(.alarmRaised) == ("Alarm", "raised"))
+        // The device's name is in no phrase: renaming it keeps the automations made with them.
+        let renamed = try Fixture.triggers(settings: Fixture.settings(unit: .deg, name: "Mill"))
+        #expect(zip(triggers, renamed).allSatisfy { $0.string("type") == $1.string("type") && $0.string("subtype") == $1.string("subtype") })
+    }
+
+    @Test("The README's device trigger table is the phrases the triggers carry")
+    func readmeTriggerTable() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        for event in EventType.allCases {
+            let phrase = Discovery.triggerPhrase(event)
+            #expect(readme.contains("| `\(event.rawValue)` | \(phrase.subtype) | \(phrase.type) |"), "\(event.rawValue) is not in the table as it is")
+        }
+    }
+
+    @Test("The event entity takes every event type from P/event; last result and calibration read what Plumb knows")
+    func eventLastResultCalibration() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let event = try #require(entities.first { $0.component == "event" })
+        #expect(event.strings("event_types") == EventType.allCases.map(\.rawValue))
+        #expect(event.string("state_topic") == "plumb/lathe-3/event")
+        #expect(event.string("value_template") == "{{ dict(value_json, event_type=value_json.type) | tojson }}")
+        let result = try #require(entities.first { $0.objectID == "last_result" })
+        #expect(result.string("state_topic") == "plumb/lathe-3/result" && result.string("json_attributes_topic") == "plumb/lathe-3/result")
+        #expect(result.string("value_template") == "{{ value_json.message[:255] }}")
+        let calibration = try #require(entities.first { $0.objectID == "calibration" })
+        #expect(calibration["device_class"] == nil, "a timestamp can only say Unknown when there is none")
+        #expect(calibration.string("value_template") == "{{ value_json.method if value_json.method is string else 'none' }}")
+    }
+
     @Test("configuration_url is in the device block only when given, and only when Home Assistant accepts it")
     func configurationURL() throws {
         let settings = try Fixture.settings()
         func urls(_ url: String?) throws -> Set<String?> {
             let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", configurationURL: url, chipModel: "ADXL345")
-            return Set(try Fixture.entities(settings: settings, device: device).map { entity -> String? in
+            return Set(try Fixture.messages(settings: settings, device: device).map(Fixture.decode).map { entity -> String? in
                 guard case .string(let value)? = entity.object("device")?["configuration_url"] else { return nil }
                 return value
             })
@@ -140,8 +212,8 @@ struct DiscoveryTests {
         for message in first {
             let text = String(decoding: message.payload, as: UTF8.self)
             #expect(!text.contains("\n") && !text.contains("\": ") && !text.contains(", \""), "\(text)")
-            // Sorted keys: availability_topic is the first key of every payload.
-            #expect(text.hasPrefix(#"{"availability_topic":"#), "\(text)")
+            // Sorted keys: an entity's first key is its availability, a trigger's its automation type.
+            #expect(text.hasPrefix(#"{"availability"#) || text.hasPrefix(#"{"automation_type":"trigger""#), "\(text)")
         }
     }
 
@@ -153,19 +225,18 @@ struct DiscoveryTests {
                 .map { String($0.0.topic.split(separator: "/")[3]) }
         }
         let base = try Fixture.settings()
-        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#))
-            == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg"])
+        #expect(changed(base, try Fixture.settings(#"{"angle_unit":"in_per_ft"}"#)) == ["slope"])
         #expect(changed(base, try Fixture.settings(#"{"mount":"upright"}"#)) == [])
         #expect(changed(base, try Fixture.settings(#"{"mount":"y,x,-z"}"#)) == ["mount"])
-        let vibrationFed = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
         #expect(changed(base, try Fixture.settings(#"{"heartbeat_s":120}"#))
-            == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg", "temperature", "alarm"] + vibrationFed)
+            == ["tilt_deg", "roll_deg", "pitch_deg", "uncertainty_deg", "slope", "temperature", "alarm"] + Self.vibrationReadings)
         #expect(changed(base, try Fixture.settings(#"{"level_tolerance":0.3}"#)) == [])
-        #expect(changed(base, try Fixture.settings(#"{"vibration_window_s":5}"#)) == vibrationFed)
-        for unchanged in [#"{"vibration_class":"class_iii"}"#, #"{"running_threshold":"0.05 g"}"#,
+        #expect(changed(base, try Fixture.settings(#"{"vibration_window_s":5}"#)) == Self.vibrationReadings)
+        for unchanged in [#"{"vibration_class":"class_iii"}"#, #"{"running_threshold":"0.05 g"}"#, #"{"vibration":false}"#,
                           #"{"vibration_interval_s":60}"#, #"{"running_stop_s":600}"#, #"{"filter":"mean"}"#] {
             #expect(changed(base, try Fixture.settings(unchanged)) == [], "\(unchanged)")
         }
+        // The device block is in every entity and trigger.
         #expect(changed(base, try Fixture.settings(#"{"name":"Mill"}"#)).count == Self.expected.count)
     }
 
@@ -189,50 +260,33 @@ struct DiscoveryTests {
         }
     }
 
-    @Test("Removals are an empty message on every discovery topic, in every unit and of older versions")
+    /// What older versions published and this one never does: the unit-less angle sensors, and
+    /// the angle sensors of every unit but degrees.
+    static let legacy: Set<String> = Set(["tilt", "roll", "pitch"] + AngleUnit.allCases.filter { $0 != .deg }.flatMap { unit in
+        ["tilt", "roll", "pitch", "uncertainty"].map { "\($0)_\(unit.rawValue)" }
+    })
+
+    @Test("Removals are an empty message on every discovery topic, the triggers too, and those of older versions")
     func removals() throws {
         let removals = Discovery.removals(prefix: "homeassistant", homeAssistantID: "lathe-3")
         #expect(removals.allSatisfy { $0.payload.isEmpty })
-        var expected = Set<String>()
-        for unit in AngleUnit.allCases {
-            expected.formUnion(Fixture.messages(settings: try Fixture.settings(unit: unit, mount: "y,x,-z")).map(\.topic))
-        }
-        expected.formUnion(["tilt", "roll", "pitch"].map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
+        var expected = Set(Fixture.messages(settings: try Fixture.settings()).map(\.topic))
+        expected.formUnion(Self.legacy.map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
         #expect(Set(removals.map(\.topic)) == expected)
         #expect(removals.count == expected.count, "each topic once")
-        // Every entity of the defaults (vibration on), the four angle sensors of the three other units, the legacy three.
-        #expect(expected.count == Self.expected.count + 4 * 3 + 3)
-        // With vibration off by the time the device is forgotten, its vibration entities go too.
-        #expect(Self.vibrationOnly.allSatisfy { id in removals.contains { $0.topic.hasSuffix("/\(id)/config") } })
+        #expect(expected.count == Self.expected.count + 15)
     }
 
-    @Test("Stale removals clear every angle sensor but the current unit's, and nothing the settings publish",
-          arguments: AngleUnit.allCases)
+    @Test("Stale removals clear exactly what older versions published, in every setting", arguments: AngleUnit.allCases)
     func staleRemovals(unit: AngleUnit) throws {
-        let settings = try Fixture.settings(unit: unit)
-        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3", settings: settings)
-        #expect(stale.allSatisfy { $0.payload.isEmpty })
-        let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
-        var expected: Set<String> = ["tilt", "roll", "pitch"]
-        for other in AngleUnit.allCases where other != unit {
-            expected.formUnion(["tilt", "roll", "pitch", "uncertainty"].map { "\($0)_\(other.rawValue)" })
-        }
-        #expect(objects == expected)
-        let published = Set(Fixture.messages(settings: settings).map(\.topic))
-        #expect(stale.allSatisfy { !published.contains($0.topic) && $0.topic.hasPrefix("homeassistant/sensor/") })
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3")
+        #expect(stale.allSatisfy { $0.payload.isEmpty && $0.topic.hasPrefix("homeassistant/sensor/plumb_lathe-3/") })
+        #expect(Set(stale.map { String($0.topic.split(separator: "/")[3]) }) == Self.legacy)
         #expect(stale.count == 15)
-    }
-
-    @Test("With vibration off, stale removals also clear the vibration entities a run with it on left")
-    func staleRemovalsWithVibrationOff() throws {
-        let off = try Fixture.settings(#"{"vibration": false}"#)
-        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3", settings: off)
-        let objects = Set(stale.map { String($0.topic.split(separator: "/")[3]) })
-        #expect(objects.isSuperset(of: Self.vibrationOnly))
-        #expect(stale.count == 15 + Self.vibrationOnly.count)
-        #expect(!objects.contains("vibration"), "the switch stays, to turn vibration on again")
-        let published = Set(Fixture.messages(settings: off).map(\.topic))
-        #expect(stale.allSatisfy { !published.contains($0.topic) })
+        for settings in [try Fixture.settings(unit: unit), try Fixture.settings(#"{"vibration": false}"#)] {
+            let published = Set(Fixture.messages(settings: settings).map(\.topic))
+            #expect(stale.allSatisfy { !published.contains($0.topic) })
+        }
     }
 }
 
@@ -260,7 +314,8 @@ struct DiscoverySiteTests {
         let one = messages("plumb/hall-1"), two = messages("plumb/hall-2")
         #expect(Set(one.map(\.topic)).isDisjoint(with: two.map(\.topic)))
         func uniqueIDs(_ list: [DiscoveryMessage]) throws -> Set<String> {
-            Set(try list.map { message in
+            // The device triggers have none: Home Assistant keys them by device, type and subtype.
+            Set(try list.filter { !$0.topic.contains("/device_automation/") }.map { message in
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
                 return try #require(object["unique_id"] as? String)
             })

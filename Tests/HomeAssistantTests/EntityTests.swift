@@ -9,17 +9,20 @@ import VibrationVocabulary
 
 @Suite("Discovery: what each entity reads and writes")
 struct EntityTests {
-    @Test("Tilt, roll and pitch follow the angle unit: its symbol and display decimals", arguments: AngleUnit.allCases)
+    @Test("Tilt, roll and pitch read P/state's degrees in every angle unit; the slope reads the unit's tilt", arguments: AngleUnit.allCases)
     func angleSensors(unit: AngleUnit) throws {
         let entities = try Fixture.entities(settings: Fixture.settings(unit: unit))
+        let slope = try entities.entity("slope")
+        #expect(slope.string("state_topic") == "plumb/lathe-3/state" && slope.string("unit_of_measurement") == unit.symbol)
+        #expect(slope.number("expire_after") == 70)
         for (key, name) in [("tilt", "Tilt"), ("roll", "Roll"), ("pitch", "Pitch")] {
-            let entity = try entities.entity("\(key)_\(unit.rawValue)")
+            let entity = try entities.entity("\(key)_deg")
             #expect(entity.component == "sensor")
-            #expect(entity.string("name")?.hasPrefix(name + " (") == true)
+            #expect(entity.string("name") == name + " (°)")
             #expect(entity.string("state_topic") == "plumb/lathe-3/state")
-            #expect(entity.string("value_template") == "{{ value_json.\(key) }}")
-            #expect(entity.string("unit_of_measurement") == unit.symbol)
-            #expect(entity.number("suggested_display_precision") == Double(unit.displayDecimals))
+            #expect(entity.string("value_template") == "{{ value_json.\(key)_deg }}")
+            #expect(entity.string("unit_of_measurement") == "°")
+            #expect(entity.number("suggested_display_precision") == Double(AngleUnit.deg.displayDecimals))
             #expect(entity.string("state_class") == "measurement")
             // There is no angle device class.
             #expect(entity["device_class"] == nil)
@@ -163,18 +166,17 @@ struct EntityTests {
         #expect(selftest.string("entity_category") == "diagnostic")
     }
 
-    @Test("The calibration sensor shows P/calibration's date, with method and residual as attributes")
+    @Test("The calibration sensor shows P/calibration's method, none without one, with date, residual and temperature as attributes")
     func calibrationSensor() throws {
         let sensor = try Fixture.entities(settings: Fixture.settings()).entity("calibration")
         #expect(sensor.component == "sensor")
         #expect(sensor.string("entity_category") == "diagnostic")
-        #expect(sensor.string("device_class") == "timestamp")
+        #expect(sensor["device_class"] == nil, "a timestamp would read Unknown with no calibration")
         #expect(sensor.string("state_topic") == Fixture.topics.calibration)
-        #expect(sensor.string("value_template") == "{{ value_json.date }}")
+        #expect(sensor.string("value_template") == "{{ value_json.method if value_json.method is string else 'none' }}")
         #expect(sensor.string("json_attributes_topic") == Fixture.topics.calibration)
         let attributes = try #require(sensor.string("json_attributes_template"))
-        for key in ["method", "residual_mg.rms", "residual_mg.max"] { #expect(attributes.contains("value_json." + key)) }
-        // A unit or state class on a timestamp makes Home Assistant refuse every state.
+        for key in ["date", "residual_mg.rms", "residual_mg.max", "temperature_c"] { #expect(attributes.contains("value_json." + key)) }
         #expect(sensor["unit_of_measurement"] == nil && sensor["state_class"] == nil)
         #expect(sensor["expire_after"] == nil, "retained and changed rarely: it must not expire")
     }

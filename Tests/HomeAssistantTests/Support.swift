@@ -68,8 +68,14 @@ enum Fixture {
         Discovery.messages(prefix: prefix, topics: topics, device: device, settings: settings)
     }
 
+    /// The entities' configs: every message but the device triggers, which are no entities.
     static func entities(settings: LiveSettings, device: DiscoveryDevice = device) throws -> [DecodedEntity] {
-        try messages(settings: settings, device: device).map(decode)
+        try messages(settings: settings, device: device).map(decode).filter { $0.component != "device_automation" }
+    }
+
+    /// The device triggers' configs.
+    static func triggers(settings: LiveSettings, device: DiscoveryDevice = device) throws -> [DecodedEntity] {
+        try messages(settings: settings, device: device).map(decode).filter { $0.component == "device_automation" }
     }
 
     static func decode(_ message: DiscoveryMessage) throws -> DecodedEntity {

@@ -138,7 +138,24 @@ def discovery_schema(component: str) -> Callable[[dict[str, Any]], dict[str, Any
     schema = getattr(module, "DISCOVERY_SCHEMA", None)
     if schema is None:
         raise LookupError(f"homeassistant.components.mqtt.{component} has no DISCOVERY_SCHEMA")
+    if component == "device_automation":
+        return _device_automation_schema(schema)
     return schema
+
+
+def _device_automation_schema(base: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """device_automation's DISCOVERY_SCHEMA checks only automation_type (and allows anything else);
+    a trigger is then validated by device_trigger's TRIGGER_DISCOVERY_SCHEMA when HA sets it up,
+    which removes unknown keys silently. Both, in that order, as HA applies them."""
+    trigger = importlib.import_module("homeassistant.components.mqtt.device_trigger").TRIGGER_DISCOVERY_SCHEMA
+
+    def validate(config: dict[str, Any]) -> dict[str, Any]:
+        checked = base(config)
+        if checked.get("automation_type") == "trigger":
+            return trigger(config)
+        return checked
+
+    return validate
 
 
 def refuses_config_category(component: str) -> bool:
