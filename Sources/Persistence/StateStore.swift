@@ -133,6 +133,24 @@ public struct StateStore: Sendable {
         return result
     }
 
+    /// The settings file as it stands, read only: for a command that shows what the agent uses
+    /// (`plumb dashboard`). Nothing is created, moved or set aside; nil settings when there is no
+    /// file, and a warning when it cannot be read or is not valid.
+    public func peekSettings(defaults: LiveSettings) -> (settings: LiveSettings?, warning: String?) {
+        switch FileSystem.read(settingsPath, limit: 1024 * 1024) {
+        case .success(let bytes):
+            do throws(StateFileProblem) {
+                return (try Self.decodeSettings(bytes, defaults: defaults), nil)
+            } catch {
+                return (nil, "\(settingsPath) is not valid (\(error.reason)); the config file's settings are used instead.")
+            }
+        case .failure(let failure) where failure.errno == ENOENT:
+            return (nil, nil)
+        case .failure(let failure):
+            return (nil, "\(settingsPath) cannot be read (\(failure.description)); the config file's settings are used instead.")
+        }
+    }
+
     /// - Parameter unreadable: What happens instead when the file is there but cannot be read;
     ///   `fallback` when nil. (A damaged file's fallback may say to make it again, which does not
     ///   help one that is only unreadable.)

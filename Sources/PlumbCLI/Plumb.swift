@@ -13,7 +13,7 @@ public enum Plumb {
 
     /// Every subcommand, in the order `plumb --help` lists them.
     static let commands: [any Subcommand.Type] = [
-        BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, FleetCommand.self, ForgetCommand.self,
+        BubbleCommand.self, CalibrateCommand.self, ConvertCommand.self, DashboardCommand.self, FleetCommand.self, ForgetCommand.self,
         ProbeCommand.self, ReadCommand.self, RiseCommand.self, RulerCommand.self, RunCommand.self, SelfTestCommand.self,
         ShimCommand.self, VibrationCommand.self, WatchCommand.self,
     ]

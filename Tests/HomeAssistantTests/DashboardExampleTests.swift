@@ -1,44 +1,90 @@
+import BrokerHarness
 import Contract
 import Foundation
 import HomeAssistant
 import Settings
 import Testing
 
-/// `deploy/homeassistant/dashboard.yaml` names entities by the ids Home Assistant derives from
-/// discovery; a renamed entity would leave the example pointing at nothing.
-@Suite("The example dashboard")
+/// `plumb dashboard`'s view (`Dashboard`), and `deploy/homeassistant/dashboard.yaml`, which is its
+/// output for a device named "Plumb lathe": ids as Home Assistant derives them, every entity shown.
+@Suite("The dashboard plumb dashboard prints")
 struct DashboardExampleTests {
-    static let dashboard = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("deploy/homeassistant/dashboard.yaml")
+    static let example = packageRoot.appendingPathComponent("deploy/homeassistant/dashboard.yaml")
+    static let topics = Topics(baseTopic: "plumb", deviceID: "lathe")
 
-    @Test("Every entity in the example is one discovery announces, and every entity is shown")
-    func entitiesMatchDiscovery() throws {
-        let text = try String(contentsOf: Self.dashboard, encoding: .utf8)
-        // HA's entity id: <component>.<device name>_<entity name>, slugified. The example's device
-        // is named "Plumb lathe".
-        let pattern = try NSRegularExpression(pattern: #"entity: ([a-z_]+)\.plumb_lathe_([a-z0-9_]+)"#)
-        let range = NSRange(text.startIndex..., in: text)
-        let used = Set(pattern.matches(in: text, range: range).compactMap { match -> String? in
-            guard let component = Range(match.range(at: 1), in: text), let name = Range(match.range(at: 2), in: text)
-            else { return nil }
-            return "\(text[component]).\(text[name])"
+    static func settings(_ json: String = #"{"name":"Plumb lathe"}"#) throws -> LiveSettings {
+        try LiveSettings().applying(json: Array(json.utf8))
+    }
+
+    /// The entity ids a view names.
+    static func entityIDs(_ yaml: String) throws -> Set<String> {
+        let pattern = try NSRegularExpression(pattern: #"entity: ([a-z_]+\.[a-z0-9_]+)"#)
+        return Set(pattern.matches(in: yaml, range: NSRange(yaml.startIndex..., in: yaml)).compactMap { match in
+            Range(match.range(at: 1), in: yaml).map { String(yaml[$0]) }
         })
-        let messages = Discovery.messages(prefix: "homeassistant", topics: Topics(baseTopic: "plumb", deviceID: "lathe"),
-                                          device: DiscoveryDevice(id: "lathe", version: "0", chipModel: "ADXL345"), settings: LiveSettings())
-        // The device triggers are no entities: the automation editor shows them, not a dashboard.
-        let entityMessages = messages.filter { !$0.topic.hasPrefix("homeassistant/device_automation/") }
-        let announced = Set(try entityMessages.map { message -> String in
-            let parts = message.topic.split(separator: "/")
+    }
+
+    @Test("The shipped example is what plumb dashboard prints for a device named Plumb lathe")
+    func exampleIsGenerated() throws {
+        let text = try String(contentsOf: Self.example, encoding: .utf8)
+        #expect(text == Dashboard.yaml(topics: Self.topics, deviceID: "lathe", settings: try Self.settings()),
+                "regenerate it: plumb dashboard --device-id lathe > deploy/homeassistant/dashboard.yaml")
+    }
+
+    @Test("Every entity discovery announces is on the view, by the id its names give; with vibration off its cards go")
+    func everyEntityShown() throws {
+        let on = Dashboard.yaml(topics: Self.topics, deviceID: "lathe", settings: try Self.settings())
+        let messages = Discovery.messages(prefix: "homeassistant", topics: Self.topics,
+                                          device: DiscoveryDevice(id: "lathe", version: "0", chipModel: "ADXL345"),
+                                          settings: try Self.settings())
+        let announced = Set(try messages.filter { !$0.topic.contains("/device_automation/") }.map { message -> String in
+            let component = String(message.topic.split(separator: "/")[1])
             let config = try JSONDecoder().decode([String: JSONValue].self, from: Data(message.payload))
-            guard case .string(let name)? = config["name"] else { throw TestSetupError(description: "no name") }
-            // As Home Assistant's slugify: "Tilt (°)" is tilt_deg (its unidecode writes ° as deg),
-            // one `_` per run of other characters.
-            let words = name.lowercased().replacingOccurrences(of: "²", with: "2").replacingOccurrences(of: "°", with: "deg")
-                .split { !($0.isLetter || $0.isNumber) }
-            return "\(parts[1]).\(words.joined(separator: "_"))"
+            guard case .string(let name)? = config["name"] else { throw TestSetupError(description: "no name in \(message.topic)") }
+            return Dashboard.entityID(component: component, deviceName: "Plumb lathe", entityName: name)
         })
-        #expect(!used.isEmpty)
-        #expect(used.subtracting(announced).isEmpty, "not announced: \(used.subtracting(announced).sorted())")
-        #expect(announced.subtracting(used).isEmpty, "not on the dashboard: \(announced.subtracting(used).sorted())")
+        let shown = try Self.entityIDs(on)
+        #expect(shown.subtracting(announced).isEmpty, "not announced: \(shown.subtracting(announced).sorted())")
+        #expect(announced.subtracting(shown).isEmpty, "not on the view: \(announced.subtracting(shown).sorted())")
+        #expect(shown.contains("sensor.plumb_lathe_tilt_deg") && shown.contains("image.plumb_lathe_bubble"))
+
+        let off = Dashboard.yaml(topics: Self.topics, deviceID: "lathe", settings: try Self.settings(#"{"name":"Plumb lathe","vibration":false}"#))
+        let vibration: Set = ["sensor.plumb_lathe_velocity_rms", "binary_sensor.plumb_lathe_running", "sensor.plumb_lathe_vibration_zone",
+                              "select.plumb_lathe_vibration_class", "text.plumb_lathe_running_threshold"]
+        #expect(try Self.entityIDs(off).isDisjoint(with: vibration))
+        #expect(try Self.entityIDs(off).contains("switch.plumb_lathe_vibration"), "the switch stays, to turn it on")
+    }
+
+    @Test("A device name that needs quoting or transliteration gives one valid title and Home Assistant's ids")
+    func awkwardNames() throws {
+        let yaml = Dashboard.yaml(topics: Self.topics, deviceID: "lathe", settings: try Self.settings(#"{"name":"Drehbank \"Größe\": Nº 2"}"#))
+        #expect(yaml.contains(#"title: "Drehbank \"Größe\": Nº 2""#))
+        #expect(yaml.contains("entity: sensor.drehbank_grosse_no_2_tilt_deg"), "\(yaml.prefix(600))")
+    }
+
+    @Test("The ids are those Home Assistant's own slugify gives")
+    func slugMatchesHomeAssistant() async throws {
+        guard FileManager.default.isExecutableFile(atPath: HAConformanceTests.checker.path) else {
+            Issue.record("the conformance check is missing at \(HAConformanceTests.checker.path)")
+            return
+        }
+        let names = ["Plumb lathe Tilt (°)", "Lathe 3 I²C errors", "Drehbank Größe Tilt (°)", "Café-Presse  Six-point calibration: start",
+                     "Mill Learn drift: stop and apply", "Plumb lathe ±", "ÉTAGE Ölpumpe Temperature age", "x  Uncertainty (°)",
+                     "Drehbank \"Größe\": Nº 2 Tilt (°)", "Presse № 5 ½ Slope"]
+        var input = Data()
+        for name in names {
+            input += try JSONEncoder().encode(["template": "{{ value | slugify }}", "payload": name]) + Data("\n".utf8)
+        }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let checker = HAConformanceTests.checker
+        let stdin = input
+        let result = try await offThePool { try run(checker, ["render"], input: stdin, in: directory) }
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+        try #require(lines.count == names.count, "\(result.stderr)")
+        for (name, line) in zip(names, lines) {
+            let rendered = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+            #expect(rendered["rendered"] == Dashboard.slug(name), "\(name)")
+        }
     }
 }
