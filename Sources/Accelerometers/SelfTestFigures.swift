@@ -28,8 +28,11 @@ public struct SelfTestFigures: Codable, Sendable, Hashable {
         samplesPerMean = report.samplesPerMean
         conditions = report.conditions
         axes = report.axes.map { axis in
-            SelfTestReport.Axis(name: axis.name, off: axis.off.rounded(toDecimals: 2), on: axis.on.rounded(toDecimals: 2),
-                                minimum: axis.minimum.rounded(toDecimals: 2), maximum: axis.maximum.rounded(toDecimals: 2))
+            var rounded = SelfTestReport.Axis(name: axis.name, off: axis.off.rounded(toDecimals: 2), on: axis.on.rounded(toDecimals: 2),
+                                              minimum: axis.minimum.rounded(toDecimals: 2), maximum: axis.maximum.rounded(toDecimals: 2))
+            // The difference of two rounded figures is not one (−442.59999999999997): round it too.
+            rounded.delta = axis.delta.rounded(toDecimals: 2)
+            return rounded
         }
     }
 }

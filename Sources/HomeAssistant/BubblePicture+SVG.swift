@@ -39,13 +39,15 @@ extension BubblePicture {
                 + "\n"
         }
 
-        // Drawn after the bubble, so a bubble near the bottom edge never hides the figures.
+        // In the half the bubble is not in: with the high side down the bubble sits low, and a
+        // label there would be under it (drawn after it, the figures would sit on amber).
+        let labelAbove = bubble.map { $0.y > c.y + 0.5 } ?? false
         if let tiltText {
             // Near 90° a slope runs to many digits: shrink it to stay inside the disc (11
             // characters fit at 20 user units; longer ones get about 200 / count).
             let fitted = tiltText.count <= 11 ? 20 : max(8, (200 / Double(tiltText.count)).rounded())
-            svg += text(tiltText, y: c.y + 52, size: fitted, colour: ink, bold: true)
-            svg += text(status, y: c.y + 70, size: 12, colour: mutedInk, bold: false)
+            svg += text(tiltText, y: labelAbove ? c.y - 58 : c.y + 52, size: fitted, colour: ink, bold: true)
+            svg += text(status, y: labelAbove ? c.y - 40 : c.y + 70, size: 12, colour: mutedInk, bold: false)
         } else {
             svg += text(status, y: c.y + 56, size: 16, colour: mutedInk, bold: false)
         }

@@ -1,4 +1,5 @@
-import Accelerometers
+@testable import Accelerometers
+import Foundation
 import Geometry
 import SimulatedADXL345
 import Testing
@@ -70,5 +71,16 @@ struct SelfTestTests {
         #expect(log.contains(RegisterWrite(register: 0x31, value: 0x0B)))
         #expect(log.contains(RegisterWrite(register: 0x2C, value: 0x0A)))
         #expect(log.contains(RegisterWrite(register: 0x31, value: 0x8B)))
+    }
+}
+
+@Suite("Self-test figures for people")
+struct SelfTestFiguresTests {
+    @Test func everyFigureIsRoundedTheDifferenceToo() throws {
+        let axis = SelfTestReport.Axis(name: "z", off: 3.333_33, on: -439.266_67, minimum: -1000.004, maximum: -100)
+        let report = SelfTestReport(model: "ADXL345", supplyVoltage: 3.3, samplesPerMean: 20, axes: [axis], conditions: "test")
+        let json = String(decoding: try JSONEncoder().encode(SelfTestFigures(report)), as: UTF8.self)
+        #expect(json.contains(#""delta":-442.6"#) && !json.contains("99999"), "\(json)")
+        #expect(json.contains(#""off":3.33"#) && json.contains(#""on":-439.27"#) && json.contains(#""minimum":-1000"#), "\(json)")
     }
 }

@@ -56,6 +56,27 @@ struct BubbleSVGTests {
         #expect(BubblePicture.fixed(0.05, decimals: 4) == "0.0500")
     }
 
+    @Test("The label is in the half the bubble is not in, so the bubble never covers it")
+    func labelAwayFromTheBubble() throws {
+        let pattern = try NSRegularExpression(pattern: #"<text x="[0-9.]+" y="([0-9.]+)""#)
+        for roll in [-3.0, -0.3, 0.3, 3.0] {
+            let picture = Self.picture(Attitude.gravity(roll: Angle(degrees: roll), pitch: .zero), level: false)
+            let bubble = try #require(picture.bubbleCentre)
+            let svg = picture.svg
+            let ys = pattern.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).compactMap { match in
+                Range(match.range(at: 1), in: svg).flatMap { Double(svg[$0]) }
+            }
+            #expect(ys.count == 2)
+            let centre = BubblePicture.centre.y
+            for y in ys {
+                // The text's box runs about 20 units above its baseline; the bubble is 10 round.
+                #expect((bubble.y > centre) == (y < centre), "roll \(roll): bubble at y \(bubble.y), text at \(y)")
+                #expect(abs(y - 6 - bubble.y) > BubblePicture.bubbleRadius + 10 || abs(bubble.x - BubblePicture.centre.x) > 40,
+                        "roll \(roll): the text at \(y) meets the bubble at \(bubble)")
+            }
+        }
+    }
+
     @Test("Text is escaped for XML")
     func escaping() {
         #expect(#"<a & 'b'> "c""#.xmlEscaped == "&lt;a &amp; &apos;b&apos;&gt; &quot;c&quot;")
