@@ -47,7 +47,10 @@ struct ConfigNamespaceTests {
         await rig.core.handle(.message(MQTTMessage(topic: stray, payload: [], retain: true)))
         #expect(rig.mqtt.published(on: rig.topics.event).count == 1)
         #expect(rig.mqtt.published(on: stray).isEmpty)
-        #expect(rig.mqtt.publications.filter { $0.topic != rig.topics.event }.isEmpty, "\(rig.mqtt.publications.map(\.topic))")
+        // The refusal is also the latest setting's answer, on P/result; nothing else goes out.
+        #expect(rig.mqtt.published(on: rig.topics.result).count == 1)
+        #expect(rig.mqtt.publications.filter { $0.topic != rig.topics.event && $0.topic != rig.topics.result }.isEmpty,
+                "\(rig.mqtt.publications.map(\.topic))")
     }
 }
 

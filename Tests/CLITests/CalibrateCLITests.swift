@@ -24,12 +24,6 @@ struct CalibrateCLITests {
     /// Each face held 6 s: the move (0.5 s), up to 1.5 s to be judged still, 2 s of averaging.
     static let tumble = "face:+z 6s, face:-x 6s, face:+y 6s, face:-z 6s, face:+x 6s, face:-y 6s"
 
-    private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-calibrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
     private func calibrate(_ arguments: [String], script: String, stateDir: String) async throws -> PlumbProcess.Outcome {
         try await PlumbProcess.run(["calibrate"] + arguments + ["--sensor", "sim", "--sim-chip-seed", "\(Self.chipSeed)",
                                                            "--sim-script", script, "--state-dir", stateDir,
@@ -52,7 +46,7 @@ struct CalibrateCLITests {
     }
 
     @Test func aTumbleRecoversTheChipAndAReversalRefinesIt() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrate")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await calibrate(["six-point", "--json"], script: Self.tumble, stateDir: directory)
         #expect(outcome.status == 0, "\(outcome)")
@@ -102,7 +96,7 @@ struct CalibrateCLITests {
     }
 
     @Test func aReversalAloneSeparatesTheZeroErrorFromTheSurface() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrate")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await calibrate(["reversal", "--json"], script: "surface:0.3/-0.2 6s, turn:180 6s", stateDir: directory)
         #expect(outcome.status == 0, "\(outcome)")
@@ -129,7 +123,7 @@ struct CalibrateCLITests {
         ("face:+z 6s, face:+x roll:15 6s", "° from lying on a face (nearest: +x up); lay it flat"),
     ])
     func aRefusedFaceEndsTheScriptedTumbleAndSavesNothing(script: String, message: String) async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrate")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await calibrate(["six-point"], script: script, stateDir: directory)
         #expect(outcome.status == 1, "\(outcome)")

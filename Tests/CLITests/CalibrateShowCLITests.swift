@@ -7,12 +7,6 @@ import Testing
 /// `plumb calibrate show`: the stored calibration for people, or as JSON; no sensor opened.
 @Suite("plumb calibrate show")
 struct CalibrateShowCLITests {
-    private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-show-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
     /// Tumbles at 15 and 30 °C of a part drifting 0.4 mg/°C on x, merged as `calibrate` stores them.
     private func mergedRecord() throws -> CalibrationRecord {
         let chip = CalibrationRecord.Chip(bus: "/dev/i2c-1", address: "0x53", devid: "0xE5", model: "ADXL345")
@@ -26,7 +20,7 @@ struct CalibrateShowCLITests {
 
     @Test("With no calibration it says so and how to make one, exit 0; --json prints null")
     func nothingStored() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("show")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await PlumbProcess.run(["calibrate", "show", "--state-dir", directory])
         #expect(outcome.status == 0, "\(outcome)")
@@ -38,7 +32,7 @@ struct CalibrateShowCLITests {
 
     @Test("A record merged across temperatures shows its tumbles and its drift; --json the record")
     func merged() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("show")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try StateStore(directory: directory).save(calibration: try mergedRecord())
         let outcome = try await PlumbProcess.run(["calibrate", "show", "--state-dir", directory])
@@ -58,7 +52,7 @@ struct CalibrateShowCLITests {
 
     @Test("An old record shows no temperature and how to learn the drift")
     func oldRecord() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("show")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var record = try mergedRecord()
         record.temperatureC = nil

@@ -14,12 +14,6 @@ import Testing
 /// 0.1° at 45° hold with room, while the chip's offsets (29, −30 mg) alone are 1.7° raw.
 @Suite("calibration applied by the reading commands")
 struct CalibratedReadingCLITests {
-    private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-calibrated-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
     private static let chip = ["--sensor", "sim", "--sim-chip-seed", "\(CalibrateCLITests.chipSeed)"]
 
     /// Roll and pitch of one `plumb read --json` of the seed-7 chip held at `roll`/`pitch`.
@@ -32,7 +26,7 @@ struct CalibratedReadingCLITests {
     }
 
     @Test func aTumbleThenReadsWithinTarget() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrated")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let tumble = try await PlumbProcess.run(["calibrate", "six-point"] + Self.chip + ["--sim-script", CalibrateCLITests.tumble,
                                                                                    "--state-dir", directory, "--timeout", "60"],
@@ -65,7 +59,7 @@ struct CalibratedReadingCLITests {
     }
 
     @Test func aDamagedCalibrationIsSetAsideAndTheReadGoesOnRaw() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrated")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("{\"format\":1,\"method\":".utf8).write(to: URL(fileURLWithPath: directory + "/calibration.json"))
         let outcome = try await PlumbProcess.run(["read", "--sensor", "sim", "--sim-roll", "3", "--state-dir", directory, "--json"])
@@ -80,7 +74,7 @@ struct CalibratedReadingCLITests {
     }
 
     @Test func anotherChipsCalibrationIsRefusedUnlessRaw() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("calibrated")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let other = CalibrationRecord(method: .sixPoint, chip: .init(bus: "/dev/i2c-1", address: "0x53", devid: "0xE5"),
                                       calibration: try Calibration(matrix: .identity, offset: Vector3(x: 0.03, y: 0, z: 0)))

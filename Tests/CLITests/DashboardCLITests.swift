@@ -6,18 +6,12 @@ import Testing
 /// `plumb dashboard`: the view for the device the config file and its saved settings describe.
 @Suite("plumb dashboard")
 struct DashboardCLITests {
-    private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-dashboard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("deploy/homeassistant/dashboard.yaml")
 
     @Test("For device lathe with no saved settings it prints the shipped example; a name saved over MQTT gives that name's ids")
     func namesFollowTheSettings() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("dashboard")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let plain = try await PlumbProcess.run(["dashboard", "--device-id", "lathe", "--state-dir", directory])
         #expect(plain.status == 0, "\(plain)")
@@ -34,7 +28,7 @@ struct DashboardCLITests {
 
     @Test("A damaged settings file is a warning, never a failure, and nothing is moved")
     func damagedSettings() async throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory("dashboard")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("{\"format\":1,".utf8).write(to: URL(fileURLWithPath: directory + "/settings.json"))
         let outcome = try await PlumbProcess.run(["dashboard", "--device-id", "lathe", "--state-dir", directory])

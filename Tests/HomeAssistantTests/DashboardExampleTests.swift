@@ -71,20 +71,9 @@ struct DashboardExampleTests {
         let names = ["Plumb lathe Tilt (°)", "Lathe 3 I²C errors", "Drehbank Größe Tilt (°)", "Café-Presse  Six-point calibration: start",
                      "Mill Learn drift: stop and apply", "Plumb lathe ±", "ÉTAGE Ölpumpe Temperature age", "x  Uncertainty (°)",
                      "Drehbank \"Größe\": Nº 2 Tilt (°)", "Presse № 5 ½ Slope"]
-        var input = Data()
-        for name in names {
-            input += try JSONEncoder().encode(["template": "{{ value | slugify }}", "payload": name]) + Data("\n".utf8)
-        }
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let checker = HAConformanceTests.checker
-        let stdin = input
-        let result = try await offThePool { try run(checker, ["render"], input: stdin, in: directory) }
-        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
-        try #require(lines.count == names.count, "\(result.stderr)")
-        for (name, line) in zip(names, lines) {
-            let rendered = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
-            #expect(rendered["rendered"] == Dashboard.slug(name), "\(name)")
+        let rendered = try await renderWithHomeAssistant(names.map { ("{{ value | slugify }}", $0) })
+        for (name, text) in zip(names, rendered) {
+            #expect(text == Dashboard.slug(name), "\(name)")
         }
     }
 }

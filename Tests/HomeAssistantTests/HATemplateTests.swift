@@ -10,19 +10,12 @@ import Testing
 /// schema cannot tell, what each entity will show.
 @Suite("Discovery: Home Assistant renders each template as intended")
 struct HATemplateTests {
-    struct Case: Encodable {
+    struct Case {
         var template: String
         var payload: String
-        /// Not sent: what the rendering must be.
+        /// What the rendering must be.
         var expected: String
         var what: String
-
-        enum CodingKeys: String, CodingKey { case template, payload }
-    }
-
-    struct Rendered: Decodable {
-        var rendered: String?
-        var error: String?
     }
 
     /// The discovery configs as published, by object id.
@@ -78,25 +71,11 @@ struct HATemplateTests {
             return
         }
         // A control that must fail, so a renderer that renders nothing cannot pass.
-        let cases = try Self.cases() + [Case(template: "{{ value_json.missing.deeper }}", payload: "{}", expected: "", what: "control")]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var input = Data()
-        for item in cases { input += try encoder.encode(item) + Data("\n".utf8) }
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let checker = HAConformanceTests.checker
-        let stdin = input
-        let result = try await offThePool { try run(checker, ["render"], input: stdin, in: directory) }
-        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
-        try #require(lines.count == cases.count, "ha-conformance render gave \(lines.count) lines for \(cases.count): \(result.stderr)")
-        for (item, line) in zip(cases, lines) {
-            let rendered = try JSONDecoder().decode(Rendered.self, from: Data(line.utf8))
-            if item.what == "control" {
-                #expect(rendered.error != nil, "a broken template rendered: \(line)")
-            } else {
-                #expect(rendered.rendered == item.expected, "\(item.what): \(line)")
-            }
+        let cases = try Self.cases()
+        let rendered = try await renderWithHomeAssistant(cases.map { ($0.template, $0.payload) } + [("{{ value_json.missing.deeper }}", "{}")])
+        #expect(rendered.last == .some(nil), "a broken template rendered: \(String(describing: rendered.last))")
+        for (item, text) in zip(cases, rendered) {
+            #expect(text == item.expected, "\(item.what): \(text ?? "failed to render")")
         }
     }
 }

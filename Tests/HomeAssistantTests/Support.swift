@@ -161,3 +161,24 @@ func executableOnPath(_ name: String) -> URL? {
     return nil
 }
 
+
+/// Renders each template with its MQTT payload by Home Assistant's own template engine
+/// (`ha-conformance render`): the text each renders, or nil where Home Assistant failed to.
+func renderWithHomeAssistant(_ items: [(template: String, payload: String)]) async throws -> [String?] {
+    struct Line: Encodable { var template: String; var payload: String }
+    struct Rendered: Decodable { var rendered: String? }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var input = Data()
+    for item in items { input += try encoder.encode(Line(template: item.template, payload: item.payload)) + Data("\n".utf8) }
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let checker = HAConformanceTests.checker
+    let stdin = input
+    let result = try await offThePool { try run(checker, ["render"], input: stdin, in: directory) }
+    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+    guard lines.count == items.count else {
+        throw TestSetupError(description: "ha-conformance render gave \(lines.count) lines for \(items.count): \(result.stderr)")
+    }
+    return try lines.map { try JSONDecoder().decode(Rendered.self, from: Data($0.utf8)).rendered }
+}
