@@ -90,7 +90,7 @@ extension AgentCore {
             return rejectDrift(action: "cancel", reason: "no learn_drift is under way; nothing to cancel.")
         }
         driftLearning = nil
-        rejectDrift(action: "cancel", reason: "learn_drift cancelled; nothing changed.")
+        rejectDrift(action: "cancel", reason: "learn_drift cancelled; nothing changed.", cancelled: true)
     }
 
     /// The sensor failed: what was learned spans the fault, so it cannot be trusted.
@@ -136,9 +136,12 @@ extension AgentCore {
         ]))
     }
 
-    private func rejectDrift(action: String, reason: String) {
+    /// - Parameter cancelled: the session ended by `cancel`, as asked (`cancelled: true`).
+    private func rejectDrift(action: String, reason: String, cancelled: Bool = false) {
         log.warning("learn_drift \(action.escapedForLog(limit: 40)): \(reason.escapedForLog(limit: 600))")
-        emit(AgentEvent(type: .driftRejected, details: ["action": .string(action), "reason": .string(reason)]))
+        var details: [String: JSONValue] = ["action": .string(action), "reason": .string(reason)]
+        if cancelled { details["cancelled"] = .bool(true) }
+        emit(AgentEvent(type: .driftRejected, details: details))
     }
 
     /// `drift_learned`'s details: the model as the file stores it, and what it means near level.

@@ -52,7 +52,12 @@ extension AgentCore {
             // stopped: the dwell, and a fraction of a window.
             "since_s": .number(max(0, change.time - change.changedAt).rounded(toDecimals: 2)),
         ]
-        if let duration = change.duration { details["duration_s"] = .number(duration.rounded(toDecimals: 1)) }
+        if let duration = change.duration {
+            details["duration_s"] = .number(duration.rounded(toDecimals: 1))
+            // False when the run was under way when the analysis began (an agent restart mid-run):
+            // duration_s is then only the part it saw.
+            details["start_seen"] = .bool(change.startSeen)
+        }
         emit(AgentEvent(type: change.isRunning ? .runningStarted : .runningStopped, details: details))
     }
 

@@ -63,8 +63,9 @@ struct CommandResult: Sendable, Equatable {
                 + (text("drift").map { " " + $0 } ?? "")
         case .calibrationRejected:
             command = text("method") == "six_point" ? Command.calibrateSixPoint.rawValue : Command.calibrateReversal.rawValue
-            ok = false
-            message = "Calibration refused: " + (text("reason") ?? "no reason given.")
+            // A cancel did what was asked: ok, and said as a cancel, not a refusal.
+            ok = details["cancelled"] == .bool(true)
+            message = (ok ? "Calibration cancelled: " : "Calibration refused: ") + (text("reason") ?? "no reason given.")
         case .calibrationCleared:
             (command, ok) = (Command.clearCalibration.rawValue, true)
             message = "Calibration cleared: the chip reads raw."
@@ -89,7 +90,9 @@ struct CommandResult: Sendable, Equatable {
             (command, ok) = (Command.learnDrift.rawValue, true)
             message = "Drift learned and applied."
         case .driftRejected:
-            (command, ok) = (Command.learnDrift.rawValue, false)
+            command = Command.learnDrift.rawValue
+            // `cancel` ending a session did what was asked; a cancel with none under way did not.
+            ok = details["cancelled"] == .bool(true)
             message = "Learn drift: " + (text("reason") ?? "refused.")
         case .levelEntered, .levelLeft, .alarmRaised, .alarmCleared, .sensorFault, .sensorRecovered, .runningStarted,
              .runningStopped, .zoneChanged, .temperatureRejected:
@@ -97,7 +100,9 @@ struct CommandResult: Sendable, Equatable {
         }
         self.command = command
         self.ok = ok
-        self.message = message
+        // Applied, but the state directory could not be written: it lasts until the next restart.
+        self.message = details["persisted"] == .bool(false)
+            ? message + " It could not be saved, so it is lost at the next restart; the log says why." : message
         self.event = event.type
         self.ts = event.ts
     }

@@ -31,7 +31,7 @@ public enum Dashboard {
             "# An entity renamed in Home Assistant keeps its id; one whose id was changed there must be",
             "# changed here too (Settings > Devices & services > Devices lists them).",
             "title: " + quoted(settings.name),
-            "path: " + quoted(String(slug(settings.name).map { $0 == "_" ? "-" : $0 })),
+            "path: " + quoted(path(settings.name)),
             "icon: mdi:angle-acute",
             "cards:",
             "  # The live picture: the bubble on the high side, green when level, amber otherwise.",
@@ -92,6 +92,23 @@ public enum Dashboard {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The view's URL path: the name's slug with `-`, or `plumb` for a name with no letter or
+    /// digit Plumb can write.
+    static func path(_ name: String) -> String {
+        let slug = slug(name)
+        return slug.isEmpty ? "plumb" : String(slug.map { $0 == "_" ? "-" : $0 })
+    }
+
+    /// Whether `name` holds a letter ``slug(_:)`` cannot write as Home Assistant does (Cyrillic,
+    /// Greek, CJK, …: Home Assistant transliterates them to Latin letters): the ids printed
+    /// would then not be Home Assistant's.
+    public static func hasLettersBeyondSlug(_ name: String) -> Bool {
+        name.lowercased().unicodeScalars.contains { scalar in
+            !scalar.isASCII && transliterations[scalar] == nil && LatinLetter.base(of: scalar) == nil
+                && scalar.properties.isAlphabetic
+        }
+    }
+
     /// A row that is a divider, not an entity.
     static let divider = "-"
 
@@ -108,7 +125,13 @@ public enum Dashboard {
     /// might have written something.
     public static func slug(_ text: String) -> String {
         var ascii = ""
-        for scalar in text.lowercased().unicodeScalars {
+        // As python-slugify: a comma between digits goes (1,5 is 15), before anything else.
+        let scalars = Array(text.lowercased().unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == ",", index > 0, index + 1 < scalars.count,
+               scalars[index - 1].properties.numericType != nil, scalars[index + 1].properties.numericType != nil {
+                continue
+            }
             if scalar.isASCII {
                 ascii.unicodeScalars.append(scalar)
             } else if let written = transliterations[scalar] {
@@ -137,8 +160,8 @@ public enum Dashboard {
 
     static let transliterations: [Unicode.Scalar: String] = [
         "°": "deg", "²": "2", "³": "3", "¹": "1", "µ": "u", "ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "đ": "d",
-        "ł": "l", "þ": "th", "ð": "d", "±": "", "×": "x", "º": "o", "ª": "a", "№": "no", "½": " 1/2", "¼": " 1/4",
-        "¾": " 3/4",
+        "ł": "l", "þ": "th", "ð": "d", "±": " ", "×": "x", "º": "o", "ª": "a", "№": "no", "½": " 1/2", "¼": " 1/4",
+        "¾": " 3/4", "\u{2019}": "", "\u{2018}": "",
     ]
 
     /// A YAML double-quoted scalar: `"Plumb lathe"`, with `\` and `"` escaped and control

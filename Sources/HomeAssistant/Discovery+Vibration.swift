@@ -30,14 +30,19 @@ extension Discovery {
 
     /// `{{ value_json.<key> }}` of `P/vibration`: a null figure (no velocity band at the rate)
     /// renders `None`, which Home Assistant shows as unknown.
+    ///
+    /// Guarded for the empty retained message that clears `P/vibration` (at a connect with the
+    /// analysis off, and when it is turned off): it renders `None`, unknown, where an unguarded
+    /// `value_json` would make Home Assistant log a template error for each reading.
     static func vibrationTemplate(_ key: VibrationKey) -> String {
-        "{{ value_json.\(key.rawValue) }}"
+        "{{ value_json.\(key.rawValue) if value_json is defined else none }}"
     }
 
     /// The running sensor's value template: `true` → `ON`, `false` → `OFF`, and null (before the
     /// first window decides it) → `None`, unknown, rather than a stopped machine that was never
-    /// measured.
-    static let runningTemplate = booleanTemplate(VibrationKey.running.rawValue, on: "ON", off: "OFF")
+    /// measured. Guarded for the empty clearing message as ``vibrationTemplate(_:)`` is.
+    static let runningTemplate = "{% if value_json is not defined %}None{% else %}"
+        + booleanTemplate(VibrationKey.running.rawValue, on: "ON", off: "OFF") + "{% endif %}"
 
     /// The vibration switch's value template: `P/config`'s boolean as the switch's own payloads.
     static let vibrationSwitchTemplate = booleanTemplate(LiveKey.vibration.rawValue, on: "true", off: "false")

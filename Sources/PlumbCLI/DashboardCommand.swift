@@ -2,6 +2,7 @@ import Configuration
 import Contract
 import HomeAssistant
 import Persistence
+import Settings
 
 /// `plumb dashboard`: prints the Home Assistant dashboard view for this device, with the entity
 /// ids Home Assistant gives it, so nothing is edited by hand before it is pasted.
@@ -30,6 +31,11 @@ struct DashboardCommand: Subcommand {
         let peeked = StateStore(directory: configuration.stateDirectory).peekSettings(defaults: configuration.level)
         if let warning = peeked.warning { output.error("warning: " + warning) }
         let settings = peeked.settings ?? configuration.level
+        if Dashboard.hasLettersBeyondSlug(settings.name) {
+            // The name is validated printable, 1 to 64 characters (LiveSettings), so it prints as it is.
+            output.error("warning: the device name \"\(settings.name)\" has letters Home Assistant"
+                + " transliterates in ways this command does not; take the entity ids from the device's page in Home Assistant.")
+        }
         let topics = Topics(baseTopic: configuration.mqtt.baseTopic, deviceID: configuration.device.id)
         output.printWithoutNewline(Dashboard.yaml(topics: topics, deviceID: configuration.device.id, settings: settings))
         return 0

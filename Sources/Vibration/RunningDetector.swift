@@ -103,15 +103,19 @@ public struct RunningDetector: Sendable, Hashable {
         public var runStartedAt: Double?
         /// The deciding window's level, in the threshold's unit.
         public var level: Double
+        /// For a stop, whether the detector saw the run start (a change), rather than finding
+        /// the machine running at its first window: only then is ``duration`` the whole run.
+        public var startSeen: Bool
 
         public init(isRunning: Bool, wasRunning: Bool?, time: Double, changedAt: Double, runStartedAt: Double?,
-                    level: Double) {
+                    level: Double, startSeen: Bool = true) {
             self.isRunning = isRunning
             self.wasRunning = wasRunning
             self.time = time
             self.changedAt = changedAt
             self.runStartedAt = runStartedAt
             self.level = level
+            self.startSeen = startSeen
         }
 
         /// Whether this is the first decision rather than a change.
@@ -148,6 +152,9 @@ public struct RunningDetector: Sendable, Hashable {
     public private(set) var isRunning: Bool?
     /// When the current run began; nil while stopped or unknown.
     public private(set) var runStartedAt: Double?
+    /// Whether the current run's start was a change this detector saw; false for a run found
+    /// under way at the first window or given as the initial state.
+    public private(set) var runStartSeen = false
     private var candidate: Candidate?
     /// The recent windows, oldest first, as far back as an estimate needs.
     private var history: [Observation] = []
@@ -182,6 +189,7 @@ public struct RunningDetector: Sendable, Hashable {
             let decided = level > settings.threshold.value
             isRunning = decided
             runStartedAt = decided ? start : nil
+            runStartSeen = false
             return Transition(isRunning: decided, wasRunning: nil, time: end, changedAt: start,
                               runStartedAt: runStartedAt, level: level)
         }
@@ -204,9 +212,10 @@ public struct RunningDetector: Sendable, Hashable {
             let start = runStartedAt
             runStartedAt = nil
             return Transition(isRunning: false, wasRunning: true, time: end, changedAt: pending.since,
-                              runStartedAt: start, level: level)
+                              runStartedAt: start, level: level, startSeen: runStartSeen)
         }
         runStartedAt = pending.since
+        runStartSeen = true
         return Transition(isRunning: true, wasRunning: false, time: end, changedAt: pending.since,
                           runStartedAt: pending.since, level: level)
     }

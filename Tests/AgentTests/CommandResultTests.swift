@@ -85,3 +85,24 @@ struct CommandResultTests {
         #expect(selftest?.ok == false && selftest?.message == "Self-test could not run: another is running.")
     }
 }
+
+extension CommandResultTests {
+    @Test func aCancelDidWhatWasAskedAndAnUnsavedChangeSaysSo() {
+        let cancelled = CommandResult(AgentEvent(type: .calibrationRejected, details: [
+            "method": .string("six_point"), "cancelled": .bool(true), "reason": .string("cancelled by mqtt; nothing applied."),
+        ]))
+        #expect(cancelled?.ok == true && cancelled?.message == "Calibration cancelled: cancelled by mqtt; nothing applied.")
+        let refused = CommandResult(AgentEvent(type: .calibrationRejected, details: ["method": .string("six_point"), "reason": .string("not on a face.")]))
+        #expect(refused?.ok == false && refused?.message == "Calibration refused: not on a face.")
+        let drift = CommandResult(AgentEvent(type: .driftRejected, details: [
+            "action": .string("cancel"), "reason": .string("learn_drift cancelled; nothing changed."), "cancelled": .bool(true),
+        ]))
+        #expect(drift?.ok == true)
+        let nothingToCancel = CommandResult(AgentEvent(type: .driftRejected, details: [
+            "action": .string("cancel"), "reason": .string("no learn_drift is under way; nothing to cancel."),
+        ]))
+        #expect(nothingToCancel?.ok == false)
+        let unsaved = CommandResult(AgentEvent(type: .zeroed, details: ["reference": .object(["x": .number(0)]), "persisted": .bool(false)]))
+        #expect(unsaved?.ok == true && unsaved?.message.contains("could not be saved") == true)
+    }
+}

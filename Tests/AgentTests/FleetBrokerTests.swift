@@ -90,7 +90,7 @@ struct FleetBrokerTests {
         // Each device reads each thermometer (a * is a character in a topic, never a file glob).
         #expect(acl.components(separatedBy: "topic read a/t\n").count == 3 && acl.components(separatedBy: "topic read b/*\n").count == 3,
                 "\(acl)")
-        for bad in ["a/#", "a/+/t", "", "/a", "a//t", "$SYS/x", "a b"] {
+        for bad in ["a/#", "a/+/t", "", "/a", "a//t", "$SYS/x", "a b", "a\n$SYS/x", "a/\tb"] {
             #expect(throws: (any Error).self, "--thermometer '\(bad)' was accepted") {
                 try DeployExample.acl(["devices", "--thermometer", bad, "d1"])
             }

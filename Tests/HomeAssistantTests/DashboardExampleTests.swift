@@ -62,6 +62,14 @@ struct DashboardExampleTests {
         #expect(yaml.contains("entity: sensor.drehbank_grosse_no_2_tilt_deg"), "\(yaml.prefix(600))")
     }
 
+    @Test("A name in another script is flagged: Home Assistant transliterates it, the slug drops it")
+    func otherScripts() {
+        #expect(Dashboard.hasLettersBeyondSlug("Станок 3"))
+        #expect(Dashboard.hasLettersBeyondSlug("旋盤"))
+        #expect(!Dashboard.hasLettersBeyondSlug("Drehbank Größe Nº 2 ±"))
+        #expect(!Dashboard.hasLettersBeyondSlug("Plumb lathe"))
+    }
+
     @Test("The ids are those Home Assistant's own slugify gives")
     func slugMatchesHomeAssistant() async throws {
         guard FileManager.default.isExecutableFile(atPath: HAConformanceTests.checker.path) else {
@@ -70,7 +78,8 @@ struct DashboardExampleTests {
         }
         let names = ["Plumb lathe Tilt (°)", "Lathe 3 I²C errors", "Drehbank Größe Tilt (°)", "Café-Presse  Six-point calibration: start",
                      "Mill Learn drift: stop and apply", "Plumb lathe ±", "ÉTAGE Ölpumpe Temperature age", "x  Uncertainty (°)",
-                     "Drehbank \"Größe\": Nº 2 Tilt (°)", "Presse № 5 ½ Slope"]
+                     "Drehbank \"Größe\": Nº 2 Tilt (°)", "Presse № 5 ½ Slope", "Bob's lathe Tilt (°)", "Presse 1,5 t Slope",
+                     "a±b Slope", "Jo’s mill, 2 Event"]
         let rendered = try await renderWithHomeAssistant(names.map { ("{{ value | slugify }}", $0) })
         for (name, text) in zip(names, rendered) {
             #expect(text == Dashboard.slug(name), "\(name)")

@@ -54,6 +54,11 @@ struct HATemplateTests {
             Case(template: try template("event"), payload: event,
                  expected: #"{"duration_s": 1834.2, "event_type": "running_stopped", "ts": "2026-12-02T15:00:00.000Z", "type": "running_stopped", "velocity_rms_mm_s": 0.4}"#,
                  what: "The event entity: the type as event_type, the details as attributes"),
+            Case(template: try template("velocity_rms"), payload: #"{"velocity_rms_mm_s":1.25,"running":true}"#, expected: "1.25",
+                 what: "Velocity RMS"),
+            Case(template: try template("velocity_rms"), payload: "", expected: "None", what: "P/vibration cleared: unknown, no error"),
+            Case(template: try template("running"), payload: #"{"running":true}"#, expected: "ON", what: "Running"),
+            Case(template: try template("running"), payload: "", expected: "None", what: "P/vibration cleared: running unknown"),
             Case(template: vibrationOn, payload: #"{"vibration":false,"name":"x"}"#, expected: "offline", what: "Vibration off: unavailable"),
             Case(template: vibrationOn, payload: #"{"vibration":true}"#, expected: "online", what: "Vibration on: available"),
         ]

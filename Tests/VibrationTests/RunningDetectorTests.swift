@@ -104,6 +104,16 @@ struct RunningDetectorTests {
         let duration = try #require(stopped.duration)
         #expect(abs(duration - 600) < 0.02)
         #expect(stopped.runStartedAt == started.changedAt)
+        #expect(stopped.startSeen, "the detector saw this run start")
+    }
+
+    @Test("A run already under way at the first window stops with startSeen false: its duration is only the part seen")
+    func runFoundUnderWay() {
+        var machine = detector(start: 5, stop: 10, initial: nil)
+        let transitions = run(&machine, from: 0, to: 60) { $0 <= 30 ? 4 : 0.2 }
+        #expect(transitions.map(\.isRunning) == [true, false])
+        #expect(transitions[0].isInitial && transitions[1].startSeen == false)
+        #expect(transitions[1].duration.map { abs($0 - 30) < 0.5 } == true, "\(String(describing: transitions[1].duration))")
     }
 
     @Test("With windows every 0.1 s the change is placed within 0.1 s of where it happened, and reported within 0.2 s of its dwell",
