@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
                        providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // glibc's mallopt and malloc_trim: the agent's heap under bursts of large messages.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -52,6 +55,11 @@ let package = Package(
 
         // MARK: Vibration: the analysis of raw windows (FFTW), running state and zone tracking
         .target(name: "Vibration", dependencies: ["CFFTW", "Geometry", "VibrationVocabulary"]),
+
+        // MARK: Pictures: shapes and text as a scene, written as SVG or rasterized (pure)
+        .target(name: "Drawing", dependencies: ["Geometry"]),
+        // A scene as PNG bytes: FreeType for the text, libpng for the file.
+        .target(name: "PictureRendering", dependencies: ["CFreeType", "CPNG", "Drawing"]),
 
         // MARK: The ruler: lengths, graduations, rise and shims (pure)
         .target(name: "Ruler", dependencies: ["Geometry"]),
@@ -106,7 +114,7 @@ let package = Package(
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "Geometry", "Level", "StrictJSON", "Thermal"]),
         .target(name: "HomeAssistant", dependencies: [
-            "Contract", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
+            "Contract", "Drawing", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: The agent: services under one supervisor
@@ -115,14 +123,14 @@ let package = Package(
 
         .target(name: "Agent", dependencies: [
             "Accelerometers", "Calibrating", "CMalloc", "Configuration", "Contract", "Control", "CSystemd", "HomeAssistant", "I2C",
-            "MQTT", "Persistence", "Geometry", "Level",
+            "MQTT", "Persistence", "Geometry", "Level", "PictureRendering",
             "PlumbSync", "RulerService", "Sampling", "Settings", "StrictJSON", "Thermal", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: Command line
         .target(name: "PlumbCLI", dependencies: [
-            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Fleet", "HomeAssistant", "I2C", "MQTT",
-            "Persistence", "Geometry", "Level", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
+            "Accelerometers", "Agent", "Calibrating", "Configuration", "Contract", "Control", "Drawing", "Fleet", "HomeAssistant", "I2C", "MQTT",
+            "Persistence", "Geometry", "Level", "PictureRendering", "Ruler", "RulerService", "Sampling", "Settings", "SimulatedADXL345", "SimulatedChips",
             "StrictJSON", "PlumbSync", "Thermal",
             "Vibration", "VibrationVocabulary",
         ]),
@@ -171,8 +179,10 @@ let package = Package(
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "Geometry"]),
         .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry"]),
+        .testTarget(name: "DrawingTests", dependencies: ["Drawing", "PictureRendering"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
-            "BrokerHarness", "Contract", "HomeAssistant", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
+            "BrokerHarness", "Contract", "Drawing", "HomeAssistant", "Geometry", "Level", "PictureRendering", "Settings",
+            "Vibration", "VibrationVocabulary",
         ]),
         // PlumbCLI for the --sim-* flags, whose effects are checked through each chip's real driver.
         .testTarget(name: "AccelerometerTests", dependencies: [
@@ -194,7 +204,8 @@ let package = Package(
             "SimulatedMPU6050",
         ]),
         .testTarget(name: "AgentTests", dependencies: [
-            "Agent", "Configuration", "Contract", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "Geometry", "Level",
+            "Agent", "Configuration", "Contract", "Drawing", "HomeAssistant", "MQTT", "MQTTTesting", "BrokerHarness", "Persistence", "Geometry", "Level",
+            "PictureRendering",
             "Settings", "SimulatedADXL345", "Accelerometers", "Sampling", "Thermal", "VibrationVocabulary",
         ]),
     ]

@@ -93,8 +93,9 @@ if readelf -V "$abs_bin" | grep -q GLIBC_ABI_DT_RELR && [[ -n $libc_min ]] \
 fi
 [[ $depends == *libmosquitto* && $depends == *libyaml* && $depends == *libjansson* && $depends == *libsystemd* ]] \
     || fail "dpkg-shlibdeps found '$depends', without libmosquitto, libyaml, libjansson and libsystemd"
-# postinst/postrm use groupadd, useradd, usermod, userdel and groupdel.
-depends="$depends, passwd"
+# postinst/postrm use groupadd, useradd, usermod, userdel and groupdel; the bubble picture's text
+# is set in DejaVu Sans, a file the agent opens rather than a library it links.
+depends="$depends, passwd, fonts-dejavu-core"
 
 installed_size=$(du -s -k --apparent-size --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s#@VERSION@#$version#" -e "s#@ARCH@#$arch#" -e "s#@MAINTAINER@#$MAINTAINER#" \

@@ -9,12 +9,13 @@
 #   scripts/install-deps.sh interop      and RabbitMQ, the second broker make test-interop runs against
 #   scripts/install-deps.sh chaos        and what make chaos needs (libfaketime, for the clock jump)
 #   scripts/install-deps.sh vm           and what make test-vm needs (debootstrap, QEMU, mkfs.ext4)
+#   scripts/install-deps.sh dashboard    and Chromium, the browser make test-dashboard drives
 set -euo pipefail
 
 set_name=${1:-test}
 case $set_name in
-  test|deb|deb-checks|interop|chaos|vm) ;;
-  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks, interop, chaos or vm" >&2; exit 2 ;;
+  test|deb|deb-checks|interop|chaos|vm|dashboard) ;;
+  *) echo "install-deps: unknown set '$set_name'; use test, deb, deb-checks, interop, chaos, vm or dashboard" >&2; exit 2 ;;
 esac
 
 # package name -> a check that succeeds when it is already present
@@ -26,6 +27,10 @@ declare -A check=(
   [libsystemd-dev]="pkg-config --exists libsystemd"
   [libfftw3-dev]="pkg-config --exists fftw3"
   [libjansson-dev]="pkg-config --exists jansson"    # strict JSON for every input from outside
+  # The bubble picture as PNG: FreeType sets its text in DejaVu Sans, libpng writes the file.
+  [libfreetype-dev]="pkg-config --exists freetype2"
+  [libpng-dev]="pkg-config --exists libpng"
+  [fonts-dejavu-core]="test -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
   [mosquitto]="command -v mosquitto || test -x /usr/sbin/mosquitto"
   [mosquitto-clients]="command -v mosquitto_rr"
   [openssl]="command -v openssl"
@@ -58,6 +63,16 @@ if [ "$set_name" = deb-checks ]; then
     [systemd]="command -v systemd-analyze"      # check-deploy: security and verify
     [man-db]="command -v man"                   # verify checks the unit's man: link
     [python3-seccomp]="/usr/bin/python3 -c 'import seccomp'"  # check-deploy's seccomp run (Debian's python)
+  )
+fi
+
+if [ "$set_name" = dashboard ]; then
+  # make test-dashboard: Debian's Chromium, which Playwright (from PyPI) drives headless; the
+  # check never downloads a browser of its own.
+  check+=(
+    [chromium]="test -x /usr/bin/chromium"
+    # Home Assistant's camera integration loads it (through PyTurboJPEG) to scale snapshots.
+    [libturbojpeg0]="ldconfig -p | grep -q libturbojpeg.so.0"
   )
 fi
 

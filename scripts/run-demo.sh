@@ -68,10 +68,10 @@ echo "  mosquitto_rr -h $host -p $port -t plumb/demo/request/rise -e replies/me 
 printf 'control:\n  socket: %s\nsensor:\n  temperature: "mqtt:demo/workshop/temperature"\n' "$work/control.sock" \
   >"$work/plumb.yaml"
 echo "or the command line, through the agent: $BIN read --socket $work/control.sock (watch, probe, calibrate …)" >&2
-# The bubble picture is an SVG of about a kilobyte: shown by its size, not its text.
+# The bubble picture is a PNG of about 12 KB: shown by its size, not its bytes.
 setsid mosquitto_sub -h "$host" -p "$port" -v -t 'plumb/#' -T 'plumb/+/bubble' &
 subscriber_pids+=("$!")
-setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <SVG picture, %l bytes>' &
+setsid mosquitto_sub -h "$host" -p "$port" -t 'plumb/+/bubble' -F '%t <PNG picture, %l bytes>' &
 subscriber_pids+=("$!")
 # The thermometer: 22 ± 3 °C over 20 minutes, one reading every 10 s, as a Zigbee sensor would.
 setsid bash -c 'while :; do

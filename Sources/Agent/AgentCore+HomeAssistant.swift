@@ -1,4 +1,6 @@
 import Contract
+import Drawing
+import PictureRendering
 import Geometry
 import HomeAssistant
 import Level
@@ -52,14 +54,20 @@ extension AgentCore {
 
     // MARK: The bubble picture
 
-    /// Publishes `P/bubble` (retained, `image/svg+xml`) when the picture of the last published
-    /// state changed or must be re-sent, at most once a second (``BubblePublisher``).
+    /// Publishes `P/bubble` (retained, a PNG for Home Assistant's MQTT camera) when the picture of
+    /// the last published state changed or must be re-sent, at most once a second
+    /// (``BubblePublisher``). The PNG is drawn only then: a still machine draws nothing.
     func publishBubbleIfChanged(at now: Double) {
         guard link.canPublish, state.gravity != nil || sensor.isFaulty else { return }
-        let svg = bubble.next(at: now) {
-            BubblePublisher.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensor.mayReport,
-                                    settings: settings).svg
+        let scene = bubble.next(at: now) {
+            BubblePublisher<Scene>.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensor.mayReport,
+                                           settings: settings).scene
         }
-        if let svg { send(.bubble(svg: svg)) }
+        guard let scene else { return }
+        do {
+            send(.bubble(png: try environment.pictures.png(of: scene)))
+        } catch {
+            log.warning("the bubble picture could not be drawn: \(error). Plumb tries again with the next reading.")
+        }
     }
 }

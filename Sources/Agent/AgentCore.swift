@@ -1,10 +1,12 @@
 import Accelerometers
 import Configuration
 import Contract
+import Drawing
 import HomeAssistant
 import I2C
 import FoundationEssentials
 import Persistence
+import PictureRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,7 +61,7 @@ public actor AgentCore {
     /// Home Assistant's discovery configs; nil when discovery is off.
     var discovery: DiscoveryPublisher?
     /// `P/bubble`, the picture of the last state.
-    var bubble = BubblePublisher()
+    var bubble = BubblePublisher<Scene>()
     /// Windows, figures, zone, running state and `P/vibration`.
     var vibration: VibrationStage
     /// Who hears the events beside `P/event` (the control socket's clients).
@@ -109,6 +111,9 @@ public actor AgentCore {
         state = StatePublisher(settings: settings)
         vibration = VibrationStage(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
         if let refusal = vibration.refusal { log.warning(refusal) }
+        if let problem = environment.pictures.text.problem() {
+            log.warning("the bubble picture will show no figures: \(problem).")
+        }
     }
 
     // What the extensions read of the environment and the state, by their old names.

@@ -1,7 +1,9 @@
 import Configuration
 import Contract
+import HomeAssistant
 import MQTT
 import Persistence
+import PictureRendering
 
 /// What the agent talks to and reports, fixed for its life: the topics, the broker client, the
 /// state directory, the sampling service, the log, the version, and its clocks.
@@ -20,6 +22,8 @@ struct AgentEnvironment: Sendable {
     let wallClock: @Sendable () -> Double
     /// ``clock`` at the start, for `uptime_s`.
     let startTime: Double
+    /// Draws the bubble picture's PNG.
+    let pictures = PictureRenderer(scale: BubblePicture.pngScale)
 
     init(topics: Topics, mqtt: any MQTTClient, store: StateStore, sampling: SamplingService, log: AgentLog,
          version: String, clock: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Double) {

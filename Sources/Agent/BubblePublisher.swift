@@ -1,18 +1,17 @@
 import Contract
+import Drawing
 import Geometry
 import HomeAssistant
 import Settings
 
 /// When `P/bubble`, the picture of the last published state, goes out: when it changed or must
-/// be re-sent (a connect, Home Assistant's restart), at most once per ``interval``.
+/// be re-sent (a connect, Home Assistant's restart), at most once per ``bubblePictureInterval``.
 ///
-/// A value type with no I/O: ``AgentCore`` publishes the picture it returns.
-struct BubblePublisher: Sendable {
-    /// Seconds between two pictures at the most.
-    static let interval = 1.0
-
+/// A value type with no I/O: ``AgentCore`` draws and publishes the picture it returns. Generic
+/// so its timing can be tested with any picture; the agent's is a ``Scene``.
+struct BubblePublisher<Picture: Equatable & Sendable>: Sendable {
     /// The picture last sent, and when.
-    private(set) var last: String?
+    private(set) var last: Picture?
     private(set) var lastTime = -Double.infinity
     /// Whether the next picture goes out even if it is the last one again.
     private(set) var needsSending = true
@@ -24,16 +23,21 @@ struct BubblePublisher: Sendable {
 
     /// The picture to send at `now`, recorded as sent; nil within ``interval`` of the last or
     /// when it is the last one again. `draw` is asked only when a picture may go out.
-    mutating func next(at now: Double, drawing draw: () -> String) -> String? {
-        guard now - lastTime >= Self.interval else { return nil }
-        let svg = draw()
-        guard needsSending || svg != last else { return nil }
-        last = svg
+    mutating func next(at now: Double, drawing draw: () -> Picture) -> Picture? {
+        guard now - lastTime >= bubblePictureInterval else { return nil }
+        let picture = draw()
+        guard needsSending || picture != last else { return nil }
+        last = picture
         lastTime = now
         needsSending = false
-        return svg
+        return picture
     }
+}
 
+/// Seconds between two bubble pictures at the most.
+let bubblePictureInterval = 1.0
+
+extension BubblePublisher where Picture == Scene {
     /// The picture of the last published state: it changes only when the state does, so a still
     /// machine sends no pictures, and noise below the publish deadband redraws nothing.
     ///

@@ -63,8 +63,8 @@ enum Publication {
     case event(AgentEvent)
     /// `P/result`: the answer to the latest command.
     case result(CommandResult)
-    /// `P/bubble`: the SVG picture.
-    case bubble(svg: String)
+    /// `P/bubble`: the picture, PNG.
+    case bubble(png: [UInt8])
     /// `P/vibration`: a window's figures; nil clears the retained one.
     case vibration(VibrationPayload?)
     /// A Home Assistant discovery config (empty payload: a removal).
@@ -102,7 +102,7 @@ enum Publication {
             JSONValue.object(Dictionary(uniqueKeysWithValues: figures.map { ($0.key.rawValue, $0.value) })).bytes
         case .event(let event): event.payload
         case .result(let result): result.payload
-        case .bubble(let svg): Array(svg.utf8)
+        case .bubble(let png): png
         case .vibration(let payload): payload?.bytes ?? []
         case .discovery(let message): message.payload
         case .clear: []

@@ -50,7 +50,7 @@ public struct Topics: Sendable, Hashable {
     /// QoS 1 (Home Assistant's "Last result").
     public var result: String { prefix + "/result" }
 
-    /// `P/bubble`: the bubble-level picture as SVG, retained, at most once a second.
+    /// `P/bubble`: the bubble-level picture as PNG, retained, at most once a second.
     public var bubble: String { prefix + "/bubble" }
     /// `P/probe`: the agent's own check that the broker still delivers QoS 1/2 messages to it.
     /// The agent publishes a random token there at QoS 1 after a silence and subscribes to it;

@@ -5,10 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Drawing
 import Geometry
 
-/// The bubble-level picture published on `P/bubble` (Home Assistant's `image` entity): an SVG of
-/// a round vial with the bubble where the reading puts it.
+/// The bubble-level picture: a round vial with the bubble where the reading puts it, published
+/// as a PNG on `P/bubble` (Home Assistant's MQTT camera) and drawn as SVG by `plumb bubble`.
 ///
 /// What it shows:
 /// - a disc with a border ring and crosshairs, and a target ring around the centre;
@@ -29,27 +30,17 @@ import Geometry
 /// edge on the high side. Upside down (the level frame's z pointing down) it is pinned to the
 /// edge too, however small the sideways part; straight upside down, on the right.
 ///
-/// The SVG is deterministic, coordinates rounded to 0.1 user unit: equal inputs give equal
-/// bytes, so the agent can publish only when they change.
+/// The picture is deterministic, coordinates rounded to 0.1 user unit: equal inputs give equal
+/// scenes, so the agent can publish only when they change.
 public struct BubblePicture: Sendable, Equatable {
-    /// A point in SVG user units: x to the right, y downward, origin at the top left.
-    public struct Point: Sendable, Equatable {
-        /// User units from the left edge.
-        public var x: Double
-        /// User units from the top edge.
-        public var y: Double
-
-        /// The point (`x`, `y`).
-        public init(x: Double, y: Double) {
-            self.x = x
-            self.y = y
-        }
-    }
+    /// A point in user units: x to the right, y downward, origin at the top left.
+    public typealias Point = Drawing.Point
 
     /// The side of the square viewBox (and the default width and height), in user units.
     public static let size: Double = 200
-    /// The MIME type of ``svg``, for the image entity's `content_type`.
-    public static let contentType = "image/svg+xml"
+    /// The PNG's pixels per user unit: 200 × 200 pixels, about 12 KB. Twice that is sharper on a
+    /// card 400 pixels wide but 26 KB a picture, and a rocking machine sends one a second.
+    public static let pngScale: Double = 1
 
     /// The middle of the disc.
     public static let centre = Point(x: size / 2, y: size / 2)
@@ -67,12 +58,15 @@ public struct BubblePicture: Sendable, Equatable {
     /// The target ring's radius: the bubble just fits inside it at the tolerance.
     public static let targetRingRadius: Double = toleranceOffset + bubbleRadius
 
-    /// The standalone SVG 1.1 document, UTF-8.
-    public let svg: String
+    /// The shapes, for the SVG and the PNG alike.
+    public let scene: Scene
     /// Where the bubble's centre is drawn, rounded like the SVG; nil when there is no reading.
     public let bubbleCentre: Point?
 
-    /// ``svg`` as bytes, the payload for `P/bubble`.
+    /// The standalone SVG 1.1 document, UTF-8 (`plumb bubble`).
+    public var svg: String { scene.svg }
+
+    /// ``svg`` as bytes.
     public var bytes: [UInt8] { Array(svg.utf8) }
 
     /// The picture of one reading.
@@ -94,7 +88,7 @@ public struct BubblePicture: Sendable, Equatable {
         }
         bubbleCentre = centre
         let tilt = direction.map { Attitude(gravity: $0).tilt }
-        svg = Self.render(bubble: centre, tiltText: tilt.map { Self.tiltText($0, unit: unit) }, level: level)
+        scene = Self.scene(bubble: centre, tiltText: tilt.map { Self.tiltText($0, unit: unit) }, level: level)
     }
 
     /// Where the bubble goes for a unit gravity `direction` in the level frame.

@@ -37,6 +37,8 @@ public enum Dashboard {
             "  # The live picture: the bubble on the high side, green when level, amber otherwise.",
             "  - type: picture-entity",
             "    entity: " + id("bubble"),
+            "    # live: the camera's MJPEG stream, a new frame as soon as the agent sends one.",
+            "    camera_view: live",
             "    show_name: false",
             "    show_state: false",
         ]

@@ -6,7 +6,7 @@ import Settings
 /// One entity's own options, before the shared availability, device, origin and unique id.
 struct DiscoveryEntity: Sendable, Equatable {
     /// The Home Assistant platform: `sensor`, `binary_sensor`, `number`, `select`, `switch`, `text`,
-    /// `button`, `image`.
+    /// `button`, `camera`.
     var component: String
     /// The object id in the topic and the unique id: `tilt_deg`, `level_tolerance`, …
     var objectID: String
@@ -152,10 +152,12 @@ extension Discovery {
         list.append(eventEntity(topics: topics))
         list += calibrationEntities(topics: topics)
         list += diagnostics(topics: topics)
-        list.append(DiscoveryEntity(component: "image", objectID: "bubble", options: [
+        // A camera rather than an image entity: a camera's frames are not states, so a rocking
+        // machine adds no logbook line and no recorder row per picture.
+        list.append(DiscoveryEntity(component: "camera", objectID: bubbleObjectID, options: [
             "name": .string("Bubble"),
-            "image_topic": .string(topics.bubble),
-            "content_type": .string(BubblePicture.contentType),
+            "icon": .string("mdi:circle-slice-8"),
+            "topic": .string(topics.bubble),
         ]))
         return list
     }

@@ -89,7 +89,8 @@ public enum Discovery {
     }
 
     /// An empty retained message for every discovery topic this version publishes (the same in
-    /// every setting) and for the angle sensors older versions published: removes them all from
+    /// every setting) and for what older versions published (``staleRemovals(prefix:homeAssistantID:)``):
+    /// removes them all from
     /// Home Assistant without a subscription. ``topicFilter(prefix:homeAssistantID:)`` finds
     /// anything else an older version left.
     public static func removals(prefix: String, homeAssistantID: String) -> [DiscoveryMessage] {
@@ -99,21 +100,31 @@ public enum Discovery {
         topicsToClear += EventType.allCases.map {
             topic(prefix: prefix, component: "device_automation", homeAssistantID: homeAssistantID, objectID: $0.rawValue)
         }
-        topicsToClear += legacyAngleObjectIDs.map { angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: $0) }
         return topicsToClear.map { DiscoveryMessage(topic: $0, payload: []) }
+            + staleRemovals(prefix: prefix, homeAssistantID: homeAssistantID)
     }
 
     /// The ``removals(prefix:homeAssistantID:)`` this version does not publish: the angle sensors
     /// older versions published in a unit other than degrees (`tilt_mm_per_m`, …) or with no unit
-    /// (`tilt`). The agent sends them once per connect, so a device upgraded from a version that
+    /// (`tilt`), and the picture's old `image` entity. The agent sends them once per connect, so a device upgraded from a version that
     /// made an entity per unit loses those entities instead of keeping them unavailable beside
     /// the current ones; its degree entities are the current ones, history and all.
     public static func staleRemovals(prefix: String, homeAssistantID: String) -> [DiscoveryMessage] {
         // Every setting publishes the same topics, so what is stale is what older versions published.
         legacyAngleObjectIDs.map {
             DiscoveryMessage(topic: angleTopic(prefix: prefix, homeAssistantID: homeAssistantID, objectID: $0), payload: [])
+        } + legacyPictureEntities.map {
+            DiscoveryMessage(topic: topic(prefix: prefix, component: $0.component, homeAssistantID: homeAssistantID,
+                                          objectID: $0.objectID), payload: [])
         }
     }
+
+    /// The picture's entities of older versions: an `image` entity, every new picture of which
+    /// was a state change (a logbook line and a recorder row each). Cleared, never published.
+    public static let legacyPictureEntities: [(component: String, objectID: String)] = [("image", bubbleObjectID)]
+
+    /// The bubble picture's object id: an MQTT camera, whose frames change no state.
+    public static let bubbleObjectID = "bubble"
 
     /// `tilt_deg`, `roll_deg`, …: the angle sensors' object ids. Always degrees, whatever
     /// `angle_unit` says, so a unit change never removes an entity, changes its id or splits its

@@ -17,8 +17,13 @@ struct Console: Sendable {
     /// Writes to stderr without ending the line, for a progress bar redrawn with `\r`.
     func errorWithoutNewline(_ text: String) { write(text, to: STDERR_FILENO) }
 
-    private func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
+    /// Writes bytes to stdout as they are: a picture piped to a file or a viewer.
+    func printBytes(_ data: [UInt8]) { write(data, to: STDOUT_FILENO) }
+
+    private func write(_ text: String, to descriptor: Int32) { write(Array(text.utf8), to: descriptor) }
+
+    private func write(_ data: [UInt8], to descriptor: Int32) {
+        var bytes = data[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
@@ -36,8 +41,15 @@ extension Console {
     ///
     /// - Throws: ``CommandFailure`` saying why the file could not be written.
     func write(_ text: String, toFile path: String) throws(CommandFailure) {
+        try write(Array(text.utf8), toFile: path)
+    }
+
+    /// Writes `bytes` to the file at `path` (replacing it atomically) and says so on stderr.
+    ///
+    /// - Throws: ``CommandFailure`` saying why the file could not be written.
+    func write(_ bytes: [UInt8], toFile path: String) throws(CommandFailure) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CommandFailure(Sentences.join("cannot write \(path): \(error)", "Check the folder exists and is writable."))
         }

@@ -102,7 +102,7 @@ struct AgentStateValueTests {
             (.calibration(nil), "plumb/bench/calibration", true, .atLeastOnce),
             (.health([:]), "plumb/bench/health", true, .atMostOnce),
             (.event(event), "plumb/bench/event", false, .atLeastOnce),
-            (.bubble(svg: "<svg/>"), "plumb/bench/bubble", true, .atMostOnce),
+            (.bubble(png: [0x89, 0x50]), "plumb/bench/bubble", true, .atMostOnce),
             (.vibration(nil), "plumb/bench/vibration", true, .atMostOnce),
             (.discovery(DiscoveryMessage(topic: "homeassistant/x/config", payload: [])), "homeassistant/x/config", true,
              .atLeastOnce),

@@ -1,6 +1,7 @@
 import BrokerHarness
 import Foundation
 import MQTT
+import PictureRendering
 import Testing
 
 /// Home Assistant discovery, its re-sending, the bubble picture and `plumb forget`, with
@@ -195,7 +196,7 @@ struct HomeAssistantOverBrokerTests {
         await observer.stop()
     }
 
-    @Test func theBubbleIsRetainedSVGAtMostOnceASecondAndQuietWhenStill() async throws {
+    @Test func theBubbleIsARetainedPNGAtMostOnceASecondAndQuietWhenStill() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port)
         // Rocking ±2° over 60 s: the state changes every half second.
@@ -204,7 +205,12 @@ struct HomeAssistantOverBrokerTests {
         let bubble = moving.prefix + "/bubble"
         let firstMessage = try #require(await observer.waitFor(bubble))
         let first = (time: Date(), message: firstMessage)
-        #expect(firstMessage.payloadString?.hasPrefix("<svg") == true || firstMessage.payloadString?.hasPrefix("<?xml") == true)
+        // A PNG the camera serves as it is: 200 × 200, with the figures set in ink (above or below
+        // the centre, away from the bubble).
+        let image = try PNG.decode(firstMessage.payload)
+        #expect(image.width == 200 && image.height == 200)
+        let figures = (80..<120).flatMap { x in Array(30..<60).map { image.pixel(x: x, y: $0) } + (132..<153).map { image.pixel(x: x, y: $0) } }
+        #expect(figures.contains { $0.red < 80 && $0.green < 80 && $0.blue < 80 }, "no figures in the picture")
         try await Task.sleep(for: .seconds(6))
         let times = observer.arrivals(on: bubble).map(\.time)
         let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }

@@ -1,7 +1,9 @@
 import BrokerHarness
 import Foundation
+import Drawing
 import Geometry
 import HomeAssistant
+import PictureRendering
 import Testing
 
 /// librsvg (what GNOME and many image pipelines use) renders every kind of picture.
@@ -65,5 +67,59 @@ struct BubbleRenderTests {
 
     private func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int {
         bytes.reduce(0) { $0 << 8 | Int($1) }
+    }
+}
+
+/// The agent's own PNG against librsvg's rendering of the same picture's SVG: the rasterizer and
+/// FreeType must draw what a browser would draw from the SVG.
+@Suite("Bubble picture: the PNG matches librsvg")
+struct BubblePNGTests {
+    /// Mean absolute difference per channel (0…255) over the pixels where `include` holds.
+    static func meanDifference(_ a: PNG.Image, _ b: PNG.Image, include: (Int, Int) -> Bool) -> Double {
+        var total = 0, count = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width where include(x, y) {
+                let (p, q) = (a.pixel(x: x, y: y), b.pixel(x: x, y: y))
+                // Compare premultiplied, so a colour under zero alpha does not count.
+                func pre(_ c: UInt8, _ alpha: UInt8) -> Int { Int(c) * Int(alpha) / 255 }
+                total += abs(pre(p.red, p.alpha) - pre(q.red, q.alpha)) + abs(pre(p.green, p.alpha) - pre(q.green, q.alpha))
+                    + abs(pre(p.blue, p.alpha) - pre(q.blue, q.alpha)) + abs(Int(p.alpha) - Int(q.alpha))
+                count += 4
+            }
+        }
+        return Double(total) / Double(max(count, 1))
+    }
+
+    @Test("Every kind of picture: shapes within half a level on average, text within 6")
+    func matchesLibrsvg() async throws {
+        guard let rsvg = executableOnPath("rsvg-convert") else {
+            Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
+            return
+        }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let side = Int(BubblePicture.size * BubblePicture.pngScale)
+        for (name, picture) in BubbleRenderTests.pictures {
+            let source = directory.appendingPathComponent("\(name).svg")
+            let output = directory.appendingPathComponent("\(name).png")
+            try Data(picture.bytes).write(to: source)
+            let result = try await offThePool {
+                try run(rsvg, ["-w", "\(side)", "-h", "\(side)", "-o", output.path, source.path], in: directory)
+            }
+            try #require(result.status == 0, "rsvg-convert failed on \(name): \(result.stderr)")
+            let reference = try PNG.decode([UInt8](Data(contentsOf: output)))
+            let ours = try PNG.decode(PictureRenderer(scale: BubblePicture.pngScale).png(of: picture.scene))
+            #expect(ours.width == side && ours.height == side)
+            // The text's rows: glyph hinting differs a little between FreeType direct and Pango.
+            let textRows = Set(picture.scene.items.flatMap { item -> [Int] in
+                guard case let .text(text) = item else { return [] }
+                let base = Int(text.baseline * BubblePicture.pngScale)
+                return Array((base - Int(text.size * BubblePicture.pngScale) - 2)...(base + Int(text.size * BubblePicture.pngScale / 3) + 2))
+            })
+            let shapes = Self.meanDifference(ours, reference) { _, y in !textRows.contains(y) }
+            let text = Self.meanDifference(ours, reference) { _, y in textRows.contains(y) }
+            #expect(shapes < 0.5, "\(name): shapes differ by \(shapes) levels on average")
+            #expect(text < 6, "\(name): text rows differ by \(text) levels on average")
+        }
     }
 }

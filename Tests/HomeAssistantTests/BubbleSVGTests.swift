@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 @testable import HomeAssistant
+import Drawing
 import Geometry
 import Testing
 

@@ -46,7 +46,7 @@ struct DashboardExampleTests {
         let shown = try Self.entityIDs(on)
         #expect(shown.subtracting(announced).isEmpty, "not announced: \(shown.subtracting(announced).sorted())")
         #expect(announced.subtracting(shown).isEmpty, "not on the view: \(announced.subtracting(shown).sorted())")
-        #expect(shown.contains("sensor.plumb_lathe_tilt_deg") && shown.contains("image.plumb_lathe_bubble"))
+        #expect(shown.contains("sensor.plumb_lathe_tilt_deg") && shown.contains("camera.plumb_lathe_bubble"))
 
         let off = Dashboard.yaml(topics: Self.topics, deviceID: "lathe", settings: try Self.settings(#"{"name":"Plumb lathe","vibration":false}"#))
         let vibration: Set = ["sensor.plumb_lathe_velocity_rms", "binary_sensor.plumb_lathe_running", "sensor.plumb_lathe_vibration_zone",

@@ -24,7 +24,7 @@ struct DiscoveryTests {
         ("sensor", "calibration"),
         ("sensor", "sample_rate"), ("sensor", "i2c_errors"), ("sensor", "reconnects"), ("sensor", "inbound_stalls"),
         ("sensor", "uptime"), ("sensor", "dropped_samples"), ("sensor", "temperature_source"), ("sensor", "temperature_age"),
-        ("image", "bubble"),
+        ("camera", "bubble"),
     ] + EventType.allCases.map { ("device_automation", $0.rawValue) }
 
     /// The object ids of the entities (not the device triggers).
@@ -272,17 +272,21 @@ struct DiscoveryTests {
         #expect(removals.allSatisfy { $0.payload.isEmpty })
         var expected = Set(Fixture.messages(settings: try Fixture.settings()).map(\.topic))
         expected.formUnion(Self.legacy.map { "homeassistant/sensor/plumb_lathe-3/\($0)/config" })
+        expected.insert("homeassistant/image/plumb_lathe-3/bubble/config")
         #expect(Set(removals.map(\.topic)) == expected)
         #expect(removals.count == expected.count, "each topic once")
-        #expect(expected.count == Self.expected.count + 15)
+        #expect(expected.count == Self.expected.count + 16)
     }
 
     @Test("Stale removals clear exactly what older versions published, in every setting", arguments: AngleUnit.allCases)
     func staleRemovals(unit: AngleUnit) throws {
         let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe-3")
-        #expect(stale.allSatisfy { $0.payload.isEmpty && $0.topic.hasPrefix("homeassistant/sensor/plumb_lathe-3/") })
-        #expect(Set(stale.map { String($0.topic.split(separator: "/")[3]) }) == Self.legacy)
-        #expect(stale.count == 15)
+        #expect(stale.allSatisfy { $0.payload.isEmpty })
+        let angles = stale.filter { $0.topic.hasPrefix("homeassistant/sensor/plumb_lathe-3/") }
+        #expect(Set(angles.map { String($0.topic.split(separator: "/")[3]) }) == Self.legacy)
+        #expect(angles.count == 15)
+        // The picture was an image entity, whose every frame was a logbook line and a recorder row.
+        #expect(stale.map(\.topic).filter { !$0.hasPrefix("homeassistant/sensor/") } == ["homeassistant/image/plumb_lathe-3/bubble/config"])
         for settings in [try Fixture.settings(unit: unit), try Fixture.settings(#"{"vibration": false}"#)] {
             let published = Set(Fixture.messages(settings: settings).map(\.topic))
             #expect(stale.allSatisfy { !published.contains($0.topic) })

@@ -323,13 +323,15 @@ struct EntityTests {
         }
     }
 
-    @Test("The bubble image reads SVG from P/bubble")
-    func image() throws {
+    @Test("The bubble picture is a camera on P/bubble, whose frames are not states")
+    func camera() throws {
         let bubble = try Fixture.entities(settings: Fixture.settings()).entity("bubble")
-        #expect(bubble.component == "image")
-        #expect(bubble.string("image_topic") == Fixture.topics.prefix + "/bubble")
-        #expect(bubble.string("image_topic") == Fixture.topics.bubble)
-        #expect(bubble.string("content_type") == "image/svg+xml")
-        #expect(bubble.string("content_type") == BubblePicture.contentType)
+        #expect(bubble.component == "camera")
+        #expect(bubble.string("topic") == Fixture.topics.prefix + "/bubble")
+        #expect(bubble.string("topic") == Fixture.topics.bubble)
+        // Raw bytes: Home Assistant would otherwise expect base64.
+        #expect(bubble.string("image_encoding") == nil)
+        let stale = Discovery.staleRemovals(prefix: "homeassistant", homeAssistantID: "lathe").map(\.topic)
+        #expect(stale.contains("homeassistant/image/plumb_lathe/bubble/config"), "the old image entity is cleared")
     }
 }
