@@ -21,12 +21,12 @@ struct AgentCoreHomeAssistantTests {
         rig.mqtt.publications.filter { $0.topic.hasPrefix("homeassistant/") }
     }
 
-    /// What older versions published and this one never does: the unit-less angle sensors and
-    /// those of every unit but degrees.
+    /// What older versions published and this one never does: the unit-less angle sensors,
+    /// those of every unit but degrees, and the picture's image entity.
     static let legacy: [String] = ["tilt", "roll", "pitch"].map { base + $0 + "/config" }
         + ["percent", "mm_per_m", "in_per_ft"].flatMap { unit in
             ["tilt", "roll", "pitch", "uncertainty"].map { base + "\($0)_\(unit)/config" }
-        }
+        } + ["homeassistant/image/plumb_unit/bubble/config"]
 
     @Test func eachConnectClearsTheAngleSensorsOfOlderVersionsThenPublishesTheDegreeOnesInAnyUnit() async throws {
         let rig = try Rig(settingsJSON: #"{"angle_unit": "in_per_ft"}"#, homeAssistant: Self.options)
