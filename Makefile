@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh test-vm clean help
+.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh test-vm test-dashboard clean help
 
 all: build
 
@@ -34,6 +34,8 @@ help:
 	@echo "make test-fresh  (root) make test on a fresh Debian 12 root from git clone: the bare-clone acceptance test"
 	@echo "make test-vm  (root) the package in a Debian 12 guest under QEMU with a real systemd and kernel (i2c-stub as the chip):"
 	@echo "            the README's Pi steps, one line per check (about 3½ minutes, the first 4½; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
+	@echo "make test-dashboard  the dashboard in a real Home Assistant 2025.4.4 through Chromium: cards, values, a button,"
+	@echo "            a unit change, history, logbook and recorder rows (about 11 minutes; DASHBOARD_SECONDS, 600)"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -126,6 +128,12 @@ test-deb: deb deb-deps
 
 check-deploy: deb deb-deps
 	@./scripts/check-deploy.sh
+
+# The dashboard `plumb dashboard` prints, in a real Home Assistant driven through Debian's Chromium
+# (Tests/Dashboard/README.md): installs HA, its frontend and Playwright in a cached virtualenv and
+# chromium when missing; screenshots in .build/dashboard/. Not part of make test.
+test-dashboard: build
+	@PLUMB_BIN=$(BIN) DASHBOARD_SECONDS=$(DASHBOARD_SECONDS) ./scripts/test-dashboard.sh
 
 # The bare-clone acceptance test: debootstrap a minimal Debian 12, add only the toolchain, git and
 # make, clone HEAD into it and run `make test` there (about 10 minutes; not part of `make test`).
