@@ -114,7 +114,7 @@ let package = Package(
         // MARK: Services the agent hosts, pure: requests in, replies and payloads out
         .target(name: "RulerService", dependencies: ["Contract", "Ruler", "Geometry", "Level", "StrictJSON", "Thermal"]),
         .target(name: "HomeAssistant", dependencies: [
-            "Contract", "Drawing", "Geometry", "Level", "Settings", "Vibration", "VibrationVocabulary",
+            "Contract", "Drawing", "Geometry", "Level", "Settings", "Thermal", "Vibration", "VibrationVocabulary",
         ]),
 
         // MARK: The agent: services under one supervisor
@@ -153,7 +153,8 @@ let package = Package(
         ]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "Geometry", "Level", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
-            "PlumbSync", "SimulatedADXL355", "SimulatedMPU6050", "Vibration", "VibrationVocabulary",
+            "PlumbSync", "SimulatedADXL355", "SimulatedMPU6050", "Vibration", "VibrationVocabulary", "Drawing", "HomeAssistant",
+            "PictureRendering",
         ]),
 
         // MARK: Test support: libraries that only tests link

@@ -4,3 +4,4 @@
 
 static const png_uint_32 plumb_png_format_rgba = PNG_FORMAT_RGBA;
 static const png_uint_32 plumb_png_image_version = PNG_IMAGE_VERSION;
+static const png_uint_32 plumb_png_format_rgba_colormap = PNG_FORMAT_RGBA_COLORMAP;

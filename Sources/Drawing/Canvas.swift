@@ -22,10 +22,7 @@ public struct Canvas: Sendable, Equatable {
         var out = pixels
         for index in stride(from: 0, to: out.count, by: 4) {
             let alpha = Int(out[index + 3])
-            guard alpha > 0, alpha < 255 else { continue }
-            for channel in 0..<3 {
-                out[index + channel] = UInt8(min(255, (Int(out[index + channel]) * 255 + alpha / 2) / alpha))
-            }
+            for channel in 0..<3 { out[index + channel] = Self.straight(Int(out[index + channel]), alpha: alpha) }
         }
         return out
     }
@@ -34,10 +31,18 @@ public struct Canvas: Sendable, Equatable {
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let index = 4 * (y * width + x)
         let alpha = Int(pixels[index + 3])
-        func straight(_ value: UInt8) -> UInt8 {
-            alpha == 0 ? 0 : UInt8(min(255, (Int(value) * 255 + alpha / 2) / alpha))
+        return (Self.straight(Int(pixels[index]), alpha: alpha), Self.straight(Int(pixels[index + 1]), alpha: alpha),
+                Self.straight(Int(pixels[index + 2]), alpha: alpha), UInt8(alpha))
+    }
+
+    /// A premultiplied channel `value` as straight alpha at `alpha` (0…255), rounded; 0 where
+    /// the pixel is transparent, as PNG expects.
+    static func straight(_ value: Int, alpha: Int) -> UInt8 {
+        switch alpha {
+        case ...0: 0
+        case 255...: UInt8(min(max(value, 0), 255))
+        default: UInt8(min(255, (value * 255 + alpha / 2) / alpha))
         }
-        return (straight(pixels[index]), straight(pixels[index + 1]), straight(pixels[index + 2]), UInt8(alpha))
     }
 
     /// Paints `colour` over the pixels in `box` (x0, y0, x1, y1, in pixels, clipped to the canvas),

@@ -38,8 +38,9 @@ public struct BubblePicture: Sendable, Equatable {
 
     /// The side of the square viewBox (and the default width and height), in user units.
     public static let size: Double = 200
-    /// The PNG's pixels per user unit: 200 × 200 pixels, about 12 KB. Twice that is sharper on a
-    /// card 400 pixels wide but 26 KB a picture, and a rocking machine sends one a second.
+    /// The PNG's pixels per user unit: 200 × 200 pixels, a palette PNG of about 4.5 KB. Twice that
+    /// is sharper on a card 400 pixels wide but four times the pixels, and a rocking machine sends
+    /// one a second.
     public static let pngScale: Double = 1
 
     /// The middle of the disc.

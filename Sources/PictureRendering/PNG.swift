@@ -21,23 +21,42 @@ public enum PNG {
         }
     }
 
-    /// `canvas` as an 8-bit RGBA PNG.
+    /// `canvas` as an 8-bit RGBA PNG, every pixel exact.
     public static func encode(_ canvas: Canvas) throws(Failure) -> [UInt8] {
-        let rgba = canvas.straightRGBA
-        guard canvas.width > 0, canvas.height > 0 else { throw Failure(description: "an empty picture has no PNG") }
+        try write(width: canvas.width, height: canvas.height, format: plumb_png_format_rgba,
+                  pixels: canvas.straightRGBA, stride: 4 * canvas.width, palette: nil)
+    }
+
+    /// `picture` as a palette PNG (colour type 3, with its alpha in tRNS); libpng picks 1, 2, 4
+    /// or 8 bits a pixel for the palette's size.
+    public static func encode(_ picture: IndexedPicture) throws(Failure) -> [UInt8] {
+        try write(width: picture.width, height: picture.height, format: plumb_png_format_rgba_colormap,
+                  pixels: picture.indices, stride: picture.width, palette: picture.palette)
+    }
+
+    /// `stride` is in samples: bytes for these 8-bit formats, one index a pixel for a palette.
+    private static func write(width: Int, height: Int, format: png_uint_32, pixels: [UInt8], stride: Int,
+                              palette: [UInt8]?) throws(Failure) -> [UInt8] {
+        guard width > 0, height > 0 else { throw Failure(description: "an empty picture has no PNG") }
         var image = png_image()
         image.version = plumb_png_image_version
-        image.width = png_uint_32(canvas.width)
-        image.height = png_uint_32(canvas.height)
-        image.format = plumb_png_format_rgba
-        let stride = png_int_32(4 * canvas.width)
+        image.width = png_uint_32(width)
+        image.height = png_uint_32(height)
+        image.format = format
+        image.colormap_entries = png_uint_32((palette?.count ?? 0) / 4)
+        let stride = png_int_32(stride)
+        let palette = palette ?? []
         // Asked with no buffer, libpng says how large the file will be; then it writes it.
         var size: png_alloc_size_t = 0
-        let sized = rgba.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }
+        let sized = pixels.withUnsafeBytes { pixels in
+            palette.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, pixels.baseAddress, stride, $0.baseAddress) }
+        }
         guard sized != 0, size > 0 else { throw failure(&image, doing: "size") }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         let written = bytes.withUnsafeMutableBytes { out in
-            rgba.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+            pixels.withUnsafeBytes { pixels in
+                palette.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, pixels.baseAddress, stride, $0.baseAddress) }
+            }
         }
         guard written != 0 else { throw failure(&image, doing: "write") }
         return Array(bytes.prefix(Int(size)))

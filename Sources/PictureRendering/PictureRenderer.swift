@@ -12,9 +12,10 @@ public struct PictureRenderer: Sendable {
         self.text = text
     }
 
-    /// The PNG of `scene`. Without a usable font the text is left out; ``FreeTypeText/problem()``
-    /// says why.
+    /// The palette PNG of `scene`, at most 256 colours (``Canvas/indexed(maximumColours:)``):
+    /// a third of the bytes of RGBA for a picture whose every pixel is within a few levels of it.
+    /// Without a usable font the text is left out; ``FreeTypeText/problem()`` says why.
     public func png(of scene: Scene) throws(PNG.Failure) -> [UInt8] {
-        try PNG.encode(scene.rasterized(scale: scale, text: text))
+        try PNG.encode(scene.rasterized(scale: scale, text: text).indexed())
     }
 }

@@ -79,7 +79,8 @@ func benchmarkFIFO(seconds: Double) {
 // temperature tables included; CHIPS 0 skips it; `plumb-bench temperature [PARTS]` runs the
 // temperature tables alone. `plumb-bench filter [MINUTES]` runs the filter section alone (default 10 minutes at
 // the tolerance per case), `plumb-bench vibration` the vibration section, `plumb-bench fifo
-// [FIFO_SECONDS]` the two FIFO sections, `plumb-bench fleet [DEVICES]` the fleet section.
+// [FIFO_SECONDS]` the two FIFO sections, `plumb-bench fleet [DEVICES]` the fleet section, `plumb-bench
+// picture` the bubble picture's cost.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "filter" {
     let minutes = arguments.dropFirst().first.flatMap(Double.init) ?? FilterBenchmark.Options().sittingSeconds / 60
@@ -97,6 +98,10 @@ if arguments.first == "inbound" {
     // `plumb-bench inbound`: the inbound-stall section alone (README, Inbound stalls).
     let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
     InboundBenchmark(plumb: plumbBinary).run()
+    exit(0)
+}
+if arguments.first == "picture" {
+    benchmarkBubblePicture()
     exit(0)
 }
 if arguments.first == "temperature" {
@@ -123,7 +128,7 @@ let numbers = arguments.map { Double($0) }
 guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
     print("usage: plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]] | plumb-bench accuracy [CHIPS]"
           + " | plumb-bench filter [MINUTES] | plumb-bench vibration | plumb-bench fifo [FIFO_SECONDS] | plumb-bench agent [SECONDS]"
-          + " | plumb-bench fleet [DEVICES] | plumb-bench inbound | plumb-bench temperature [PARTS]")
+          + " | plumb-bench fleet [DEVICES] | plumb-bench inbound | plumb-bench temperature [PARTS] | plumb-bench picture")
     exit(2)
 }
 let fifoSeconds = accuracyOnly ? 0 : numbers.first.flatMap { $0 } ?? 10
@@ -152,6 +157,7 @@ if !accuracyOnly {
     let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
     AgentBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
     AgentVibrationBenchmark(seconds: agentSeconds, plumb: plumbBinary).run()
+    benchmarkBubblePicture()
     RulerServiceBenchmark(seconds: 10, plumb: plumbBinary).run()
     InboundBenchmark(plumb: plumbBinary).run()
     FleetBenchmark(plumb: plumbBinary).run()

@@ -122,4 +122,26 @@ struct BubblePNGTests {
             #expect(text < 10, "\(name): text rows differ by \(text) levels on average")
         }
     }
+
+    @Test("The published PNG is a palette of the full-colour picture: every pixel within 4 levels, under 6 KB")
+    func paletteKeepsThePicture() throws {
+        let renderer = PictureRenderer(scale: BubblePicture.pngScale)
+        for (name, picture) in BubbleRenderTests.pictures {
+            let published = try renderer.png(of: picture.scene)
+            let full = try PNG.decode(PNG.encode(picture.scene.rasterized(scale: renderer.scale, text: renderer.text)))
+            let reduced = try PNG.decode(published)
+            #expect(published[25] == 3, "\(name): colour type \(published[25]), not a palette")
+            #expect(published.count < 6_000, "\(name): \(published.count) bytes")
+            var worst = 0
+            for y in 0..<full.height {
+                for x in 0..<full.width {
+                    let (p, q) = (full.pixel(x: x, y: y), reduced.pixel(x: x, y: y))
+                    func pre(_ c: UInt8, _ alpha: UInt8) -> Int { Int(c) * Int(alpha) / 255 }
+                    worst = max(worst, abs(pre(p.red, p.alpha) - pre(q.red, q.alpha)), abs(pre(p.green, p.alpha) - pre(q.green, q.alpha)),
+                                abs(pre(p.blue, p.alpha) - pre(q.blue, q.alpha)), abs(Int(p.alpha) - Int(q.alpha)))
+                }
+            }
+            #expect(worst <= 4, "\(name): a pixel is \(worst) levels from the full-colour picture")
+        }
+    }
 }
