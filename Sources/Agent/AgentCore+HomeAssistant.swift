@@ -56,9 +56,11 @@ extension AgentCore {
 
     /// Publishes `P/bubble` (retained, a PNG for Home Assistant's MQTT camera) when the picture of
     /// the last published state changed or must be re-sent, at most once a second
-    /// (``BubblePublisher``). The PNG is drawn only then: a still machine draws nothing.
+    /// (``BubblePublisher``). The PNG is drawn only then: a still machine draws nothing. With
+    /// discovery off there is no camera to read it, and nothing is drawn or sent: pictures are
+    /// most of an agent's bytes (``clearBubbleWithoutDiscovery()``).
     func publishBubbleIfChanged(at now: Double) {
-        guard link.canPublish, state.gravity != nil || sensor.isFaulty else { return }
+        guard link.canPublish, discovery != nil, state.gravity != nil || sensor.isFaulty else { return }
         let scene = bubble.next(at: now) {
             BubblePublisher<Scene>.picture(gravity: state.gravity, level: pipeline.isLevel, sensorOK: sensor.mayReport,
                                            settings: settings).scene
@@ -69,5 +71,12 @@ extension AgentCore {
         } catch {
             log.warning("the bubble picture could not be drawn: \(error). Plumb tries again with the next reading.")
         }
+    }
+
+    /// With discovery off, clears at each connect the picture a run with it on left retained, which
+    /// would otherwise stand on the broker as the device's current picture for ever.
+    func clearBubbleWithoutDiscovery() {
+        guard link.canPublish, discovery == nil else { return }
+        send(.clear(topic: topics.bubble))
     }
 }

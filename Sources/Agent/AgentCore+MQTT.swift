@@ -38,6 +38,7 @@ extension AgentCore {
         // Discovery first: Home Assistant creates the entities, then hears them come online.
         clearStaleDiscovery()
         publishDiscovery(force: true)
+        clearBubbleWithoutDiscovery()
         bubble.resend()
         send(.status(online: true))
         publishConfig()

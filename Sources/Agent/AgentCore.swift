@@ -111,7 +111,8 @@ public actor AgentCore {
         state = StatePublisher(settings: settings)
         vibration = VibrationStage(settings.vibration(atRateHz: sensor.operatingPoint.rateHz))
         if let refusal = vibration.refusal { log.warning(refusal) }
-        if let problem = environment.pictures.text.problem() {
+        // Only Home Assistant's camera shows the picture: without discovery none is drawn.
+        if discovery != nil, let problem = environment.pictures.text.problem() {
             log.warning("the bubble picture will show no figures: \(problem).")
         }
     }

@@ -52,6 +52,27 @@ struct AgentCoreHomeAssistantTests {
         #expect(Self.discovery(rig).filter(\.payload.isEmpty).count == Self.legacy.count)
     }
 
+    @Test func thePictureGoesOutOnlyForHomeAssistantAndWithDiscoveryOffTheRetainedOneIsCleared() async throws {
+        // With discovery: a moving reading draws a PNG, retained, and a connect clears nothing there.
+        let on = try Rig(homeAssistant: Self.options)
+        on.mqtt.simulateConnect()
+        await on.connect()
+        await on.core.handle(Self.started)
+        for roll in [0.0, 1, 2, 3] { await on.feed(roll: roll); on.clock.advance(1); await on.core.tick() }
+        let pictures = on.mqtt.published(on: on.topics.bubble)
+        #expect(!pictures.isEmpty && pictures.allSatisfy { $0.retain && $0.payload.starts(with: [0x89, 0x50, 0x4E, 0x47]) })
+
+        // Without: the same readings draw nothing, and each connect clears what a run with it left.
+        let off = try Rig()
+        off.mqtt.simulateConnect()
+        await off.connect()
+        await off.core.handle(Self.started)
+        for roll in [0.0, 1, 2, 3] { await off.feed(roll: roll); off.clock.advance(1); await off.core.tick() }
+        let sent = off.mqtt.published(on: off.topics.bubble)
+        #expect(sent.count == 1 && sent.allSatisfy { $0.payload.isEmpty && $0.retain }, "\(sent.map(\.payload.count))")
+        #expect(!off.mqtt.published(on: off.topics.state).isEmpty, "the states went out meanwhile")
+    }
+
     @Test func aUnitChangeRepublishesTheSlopeAloneInTheNewUnitAndRemovesNothing() async throws {
         let rig = try Rig(homeAssistant: Self.options)
         rig.mqtt.simulateConnect()
