@@ -39,6 +39,8 @@ public enum Dashboard {
             "    entity: " + id("bubble"),
             "    # live: the camera's MJPEG stream, a new frame as soon as the agent sends one.",
             "    camera_view: live",
+            "    # The picture is square; the card is 16:9 unless told, which would crop the bubble.",
+            "    aspect_ratio: \"1:1\"",
             "    show_name: false",
             "    show_state: false",
         ]
@@ -52,7 +54,10 @@ public enum Dashboard {
             ["  - type: " + type, "    title: " + quoted(title)] + extra.map { "    " + $0 } + ["    entities:"] + rows(objects)
         }
         lines.append("  # The readings and the level state at a glance: the angles in degrees, the slope in \(settings.angleUnit.symbol).")
-        lines += card("glance", title: "Level", [
+        // Three columns: five in a card of the narrowest layout column (about 290 px) cut "34.19 mm/m"
+        // and "2.06 mm/s" to "34.19 …"; three show the longest value of every unit whole.
+        let glanceColumns = "columns: 3"
+        lines += card("glance", title: "Level", extra: [glanceColumns], [
             ("level", "Level"), ("alarm", "Alarm"), ("tilt_deg", "Tilt"), ("slope", "Slope"), ("roll_deg", "Roll"),
             ("pitch_deg", "Pitch"), ("uncertainty_deg", "±"), ("temperature", "Temp."),
         ])
@@ -62,7 +67,7 @@ public enum Dashboard {
                       [("level", "Level"), ("alarm", "Alarm")])
         if settings.isVibrationEnabled {
             lines.append("  # The machine's vibration: whether it runs, its ISO 10816 zone and the figures behind it.")
-            lines += card("glance", title: "Vibration", [
+            lines += card("glance", title: "Vibration", extra: [glanceColumns], [
                 ("running", "Running"), ("vibration_zone", "Zone"), ("velocity_rms", "Velocity"),
                 ("acceleration_rms", "Accel."), ("dominant_frequency", "Freq."),
             ])

@@ -2,6 +2,7 @@ import Contract
 import Geometry
 import Level
 import Settings
+import Thermal
 
 /// One entity's own options, before the shared availability, device, origin and unique id.
 struct DiscoveryEntity: Sendable, Equatable {
@@ -91,13 +92,14 @@ extension Discovery {
             "name": .string("Temperature"),
             "device_class": .string("temperature"),
             "state_topic": .string(topics.state),
-            // Null without a source, or while it is stale: `None`, unknown, not a stale figure.
+            // Null while it is stale: `None`, unknown, not a stale figure. Without a source it is
+            // unavailable instead (``thermometerAvailability(topics:)``).
             "value_template": .string("{{ value_json.temperature }}"),
             "unit_of_measurement": .string("°C"),
             "suggested_display_precision": .integer(1),
             "state_class": .string("measurement"),
             "expire_after": stateExpiry,
-        ]))
+        ].merging(thermometerAvailability(topics: topics)) { _, new in new }))
         list.append(DiscoveryEntity(component: "binary_sensor", objectID: "level", options: [
             "name": .string("Level"),
             "state_topic": .string(topics.level),
@@ -207,6 +209,18 @@ extension Discovery {
     static let calibrationMethodTemplate = "{{ value_json.method if value_json.method is string else '\(noCalibrationState)' }}"
     /// What the calibration sensor reads with no calibration in force.
     public static let noCalibrationState = "none"
+    /// The temperature's availability: online while the agent is (`P/status`) and has a
+    /// thermometer (`P/health`'s `temperature_source` is not `none`). An ADXL345 alone has none:
+    /// its Temperature and Temperature age read unavailable, which says so, not an unknown that
+    /// looks like a fault. Before the first health (a second after the start) they are unavailable too.
+    static func thermometerAvailability(topics: Topics) -> [String: JSONValue] {
+        availability(topics: topics, alsoOn: topics.health, template: thermometerTemplate)
+    }
+
+    /// `P/health`'s `temperature_source` as an availability: `offline` only for `none`.
+    static let thermometerTemplate = "{{ 'offline' if value_json.\(HealthKey.temperatureSource.rawValue) == '"
+        + TemperatureSource.none.description + "' else 'online' }}"
+
     /// The calibration sensor's attributes: when and how well it fitted, and at what temperature.
     /// The residual is null for a reversal alone, which fits nothing.
     static let calibrationAttributesTemplate = "{{ {'date': value_json.date, "
@@ -276,7 +290,7 @@ extension Discovery {
             ("temperature_source", .temperatureSource, "Temperature source", ["icon": .string("mdi:thermometer-lines")]),
             ("temperature_age", .temperatureAgeS, "Temperature age", [
                 "device_class": .string("duration"), "unit_of_measurement": .string("s"),
-            ]),
+            ].merging(thermometerAvailability(topics: topics)) { _, new in new }),
         ]
         return rows.map { row in
             var options: [String: JSONValue] = [

@@ -52,11 +52,17 @@ extension Discovery {
     /// makes them unavailable, never removes them: a dashboard card or an automation that names
     /// one keeps its entity, and its history carries on when vibration comes back on.
     static func vibrationAvailability(topics: Topics) -> [String: JSONValue] {
+        availability(topics: topics, alsoOn: topics.config, template: vibrationOnTemplate)
+    }
+
+    /// Online while the agent is (`P/status`) and `template` renders `online` for the last
+    /// message on `topic`: both (`availability_mode: all`).
+    static func availability(topics: Topics, alsoOn topic: String, template: String) -> [String: JSONValue] {
         [
             "availability": .array([
                 .object(["topic": .string(topics.status), "payload_available": .string("online"),
                          "payload_not_available": .string("offline")]),
-                .object(["topic": .string(topics.config), "value_template": .string(vibrationOnTemplate),
+                .object(["topic": .string(topic), "value_template": .string(template),
                          "payload_available": .string("online"), "payload_not_available": .string("offline")]),
             ]),
             "availability_mode": .string("all"),

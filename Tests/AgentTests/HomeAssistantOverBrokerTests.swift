@@ -29,13 +29,15 @@ struct HomeAssistantOverBrokerTests {
         // And a device trigger per event type.
         let triggers = Set(retained.filter { $0.topic.hasPrefix("homeassistant/device_automation/") }.map { $0.topic.split(separator: "/")[3] })
         #expect(triggers.count == 22 && triggers.contains("running_stopped") && triggers.contains("level_left"))
-        let vibrationReadings: Set<Substring> = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running"]
+        // Those with a second availability: P/config's vibration, P/health's thermometer.
+        let twoAvailabilities: Set<Substring> = ["velocity_rms", "acceleration_rms", "dominant_frequency", "vibration_zone", "running",
+                                                 "temperature", "temperature_age"]
         for message in retained {
             let config = try #require(json(message))
             let object = message.topic.split(separator: "/")[3]
             if message.topic.hasPrefix("homeassistant/device_automation/") {
                 #expect(config["topic"] as? String == agent.prefix + "/event" && config["payload"] as? String == String(object))
-            } else if vibrationReadings.contains(object) {
+            } else if twoAvailabilities.contains(object) {
                 #expect((config["availability"] as? [[String: Any]])?.first?["topic"] as? String == agent.prefix + "/status")
             } else {
                 #expect(config["availability_topic"] as? String == agent.prefix + "/status")

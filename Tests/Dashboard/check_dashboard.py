@@ -238,6 +238,32 @@ DEEP_TEXT = """
 }
 """
 
+# Text the view cuts off: every element, through the shadow roots, whose own text overflows its box
+# with an ellipsis or hidden overflow ("2.06 m…" for "2.06 mm/s"), as [its text, shown px, needed px].
+CUT_TEXT = """
+(el) => {
+  const cut = [];
+  const walk = (node) => {
+    if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+    if (node.nodeType === Node.ELEMENT_NODE && node.tagName !== 'STYLE' && node.tagName !== 'SCRIPT') {
+      const style = getComputedStyle(node);
+      const clips = style.textOverflow === 'ellipsis' || style.overflow === 'hidden' || style.overflowX === 'hidden';
+      // Only the element that holds the text itself: a box that clips a menu or a list is no cut text.
+      const own = [...node.childNodes].some(c => c.nodeType === Node.TEXT_NODE && c.textContent.trim());
+      const text = (node.innerText || '').trim();
+      if (clips && own && text && node.clientWidth > 0 && node.scrollWidth > node.clientWidth + 1) {
+        cut.push([text.slice(0, 60), node.clientWidth, node.scrollWidth]);
+      }
+    }
+    if (node.shadowRoot) walk(node.shadowRoot);
+    const kids = node.tagName === 'SLOT' ? node.assignedElements({flatten: true}) : node.children;
+    for (const k of kids) walk(k);
+  };
+  walk(el);
+  return cut;
+}
+"""
+
 # The frontend's own view of an entity: its state object and the text it formats it to.
 HASS_STATE = """
 (id) => {
@@ -336,6 +362,21 @@ def check_cards(browser, view, name, screenshot):
     result(ok, name, f"{sum(found.values())}/{total} cards ({detail})"
            + (f"; {'; '.join(problems)}" if problems else ", no error or warning card"))
     page.screenshot(path=os.path.join(args.out, screenshot), full_page=True)
+    check_text_fits(page, name.replace("cards-render", "text-fits"))
+
+
+def check_text_fits(page, name):
+    """No card cuts off a name or a value: the glance cards' columns and the entities cards'
+    rows show their whole text at the browser's width."""
+    cut = []
+    for tag in sorted(set(CARD_TAGS.values()) - {"hui-picture-entity-card", "hui-history-graph-card"}):
+        cards = page.locator(tag)
+        for i in range(cards.count()):
+            # A nested element can hold the same text node's box twice: count each text once.
+            cut += [c for c in cards.nth(i).evaluate(CUT_TEXT) if c not in cut]
+    shown = "; ".join(f"{t!r} {w}/{n} px" for t, w, n in cut[:6])
+    result(not cut, name, f"every card's text whole at {page.viewport_size['width']} px" if not cut
+           else f"{len(cut)} cut off: {shown}")
 
 
 def glance_value(page, card_title, entity_name):

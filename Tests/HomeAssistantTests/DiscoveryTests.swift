@@ -62,6 +62,27 @@ struct DiscoveryTests {
         }
     }
 
+    /// The entities that need a thermometer.
+    static let thermometerReadings = ["temperature", "temperature_age"]
+
+    @Test("The temperature and its age are unavailable without a thermometer: P/status and P/health's temperature_source, both")
+    func thermometerAvailability() throws {
+        let entities = try Fixture.entities(settings: Fixture.settings())
+        let readings = entities.filter { Self.thermometerReadings.contains($0.objectID) }
+        #expect(readings.map(\.objectID).sorted() == Self.thermometerReadings)
+        for entity in readings {
+            #expect(entity["availability_topic"] == nil, "\(entity.objectID): both forms of availability at once")
+            #expect(entity.string("availability_mode") == "all")
+            #expect(entity["availability"] == .array([
+                .object(["topic": .string("plumb/lathe-3/status"), "payload_available": .string("online"),
+                         "payload_not_available": .string("offline")]),
+                .object(["topic": .string("plumb/lathe-3/health"),
+                         "value_template": .string("{{ 'offline' if value_json.temperature_source == 'none' else 'online' }}"),
+                         "payload_available": .string("online"), "payload_not_available": .string("offline")]),
+            ]), "\(entity.objectID)")
+        }
+    }
+
     @Test("Unique ids are plumb_<id>_<object>, distinct, and no setting changes one")
     func uniqueIDs() throws {
         func ids(_ settings: LiveSettings) throws -> [String] {
@@ -104,11 +125,11 @@ struct DiscoveryTests {
         #expect(!entities.contains { Discovery.legacyAngleObjectIDs.contains($0.objectID) })
     }
 
-    @Test("Every entity has availability on P/status (the vibration readings with P/config too), the device and origin blocks, unabbreviated")
+    @Test("Every entity has availability on P/status (the vibration readings with P/config too, the temperature with P/health), the device and origin blocks, unabbreviated")
     func sharedBlocks() throws {
         let device = DiscoveryDevice(id: "lathe-3", version: "1.4.0", chipModel: "ADXL345")
         for entity in try Fixture.entities(settings: Fixture.settings(unit: .deg, name: "Lathe 3"), device: device) {
-            if !Self.vibrationReadings.contains(entity.objectID) {
+            if !Self.vibrationReadings.contains(entity.objectID) && !Self.thermometerReadings.contains(entity.objectID) {
                 #expect(entity.string("availability_topic") == "plumb/lathe-3/status", "\(entity.topic)")
                 #expect(entity.string("payload_available") == "online")
                 #expect(entity.string("payload_not_available") == "offline")

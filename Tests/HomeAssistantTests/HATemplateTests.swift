@@ -38,7 +38,15 @@ struct HATemplateTests {
         guard case .array(let availability)? = configs["velocity_rms"]?["availability"],
               case .object(let onConfig)? = availability.last, case .string(let vibrationOn)? = onConfig["value_template"]
         else { throw TestSetupError(description: "velocity_rms has no P/config availability") }
+        guard case .array(let temperatureAvailability)? = configs["temperature"]?["availability"],
+              case .object(let healthConfig)? = temperatureAvailability.last,
+              case .string(let thermometer)? = healthConfig["value_template"]
+        else { throw TestSetupError(description: "temperature has no P/health availability") }
+        let health = #"{"sample_rate_hz":100,"i2c_errors":0,"temperature_age_s":null,"temperature_source":"#
         var cases: [Case] = [
+            Case(template: thermometer, payload: health + #""none"}"#, expected: "offline", what: "No thermometer: unavailable"),
+            Case(template: thermometer, payload: health + #""chip"}"#, expected: "online", what: "The chip's sensor: available"),
+            Case(template: thermometer, payload: health + #""mqtt:shop/t"}"#, expected: "online", what: "A thermometer over MQTT"),
             Case(template: try template("tilt_deg"), payload: state, expected: "3.354", what: "Tilt reads degrees in mm/m"),
             Case(template: try template("roll_deg"), payload: state, expected: "3", what: "Roll"),
             Case(template: try template("uncertainty_deg"), payload: state, expected: "0.003", what: "Uncertainty"),
