@@ -41,7 +41,7 @@ help:
 
 toolchain:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { \
-	  echo "error: no Swift toolchain on PATH. Install Swift 6.3 (see README, 'Install on a Raspberry Pi')" \
+	  echo "error: no Swift toolchain on PATH. Install Swift 6.3 (see docs/getting-started/raspberry-pi.md, 'Install on a Raspberry Pi')" \
 	       "and put its usr/bin on PATH." >&2; exit 1; }
 
 deps:
@@ -61,7 +61,7 @@ test: deps toolchain
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 	FUZZ_RUNS=10000 SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
-# The fuzz targets (README, Fuzzing): built apart in .build/fuzz, each run on a working copy of
+# The fuzz targets (docs/development/testing.md, Fuzzing): built apart in .build/fuzz, each run on a working copy of
 # its corpus; fuzz-merge also grows the repository's corpus (Fuzz/Corpus) with the new finds.
 fuzz: deps toolchain
 	SWIFT=$(SWIFT) ./scripts/fuzz.sh
@@ -69,7 +69,7 @@ fuzz: deps toolchain
 fuzz-merge: deps toolchain
 	SWIFT=$(SWIFT) ./scripts/fuzz.sh --merge
 
-# The agent against RabbitMQ's MQTT plugin (README, 'Brokers other than mosquitto'): installs
+# The agent against RabbitMQ's MQTT plugin (docs/guides/brokers-and-failover.md, 'Brokers other than mosquitto'): installs
 # rabbitmq-server when missing, then runs only the interoperability suite. `make test` skips that
 # suite, saying why, when RabbitMQ is absent; here its absence is a failure.
 test-interop: deps toolchain
@@ -78,7 +78,7 @@ test-interop: deps toolchain
 	PLUMB_REQUIRE_RABBITMQ=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter RabbitMQInteropTests
 
 # The whole suite with our code (the test runner and every plumb it starts) built under a
-# sanitizer, in a scratch path of its own; any sanitizer report fails the run (README, Sanitizers).
+# sanitizer, in a scratch path of its own; any sanitizer report fails the run (docs/development/testing.md, Sanitizers).
 test-asan: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh address
@@ -88,13 +88,13 @@ test-tsan: deps toolchain
 	@SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" TEST_WIDTH=$(TEST_WIDTH) ./scripts/test-sanitized.sh thread
 
 # Every section, accuracy included; `.build/release/plumb-bench [FIFO_SECONDS [AGENT_SECONDS [CHIPS]]]`
-# (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (README, Benchmarks).
+# (10, 60, 20) or `plumb-bench accuracy [CHIPS]` run shorter ones (docs/development/benchmarks.md, Benchmarks).
 bench: deps toolchain
 	$(SWIFT) build -c release --product plumb --static-swift-stdlib
 	$(SWIFT) build -c release --product plumb-bench
 	.build/release/plumb-bench
 
-# The chaos suite and the soak (README, 'Chaos and soak'): Swift Testing suites in Tests/AgentTests/Chaos,
+# The chaos suite and the soak (docs/development/testing.md, 'Chaos and soak'): Swift Testing suites in Tests/AgentTests/Chaos,
 # skipped by `make test`, run here one at a time on the release agent (the one whose memory counts).
 # Each scenario prints one CHAOS line; they are gathered in .build/chaos-summary.txt and shown at the end.
 CHAOS_RUN = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 CHAOS_SUMMARY=$(CURDIR)/.build/chaos-summary.txt \
@@ -114,7 +114,7 @@ soak: chaos-build
 	@PLUMB_SOAK=1 $(CHAOS_RUN) --filter 'AgentTests\.SoakTests'; \
 	  status=$$?; echo; cat .build/chaos-summary.txt 2>/dev/null; exit $$status
 
-# The Debian package and its checks (README, 'Install on a Raspberry Pi'). Building needs
+# The Debian package and its checks (docs/getting-started/raspberry-pi.md, 'Install on a Raspberry Pi'). Building needs
 # dpkg-dev as well; the checks lintian, python3-seccomp and more (scripts/install-deps.sh deb, deb-checks).
 deb-deps:
 	@./scripts/install-deps.sh deb-checks
@@ -140,7 +140,7 @@ test-dashboard: build
 test-fresh: toolchain
 	@./scripts/test-fresh-debian.sh
 
-# The package on a real systemd and a real kernel (README, 'Tests on a real systemd and kernel'):
+# The package on a real systemd and a real kernel (docs/development/testing.md, 'Tests on a real systemd and kernel'):
 # debootstrap a Debian 12 guest (cached in /var/tmp/plumb-vm), boot it under QEMU, software
 # emulation unless PLUMB_VM_KVM=1, and run the README's Raspberry Pi steps in it with i2c-stub
 # standing in for the ADXL345. Not part of `make test`.

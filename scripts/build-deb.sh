@@ -21,7 +21,7 @@ fail() { printf 'build-deb: error: %s\n' "$*" >&2; exit 1; }
 for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip; do
     command -v "$tool" >/dev/null || fail "$tool is missing; run scripts/install-deps.sh deb (or: make deb)"
 done
-command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see README, 'Install on a Raspberry Pi'"
+command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see docs/getting-started/raspberry-pi.md, 'Install on a Raspberry Pi'"
 
 # The version is the one `plumb --version` prints: Plumb.version in Sources/PlumbCLI/Plumb.swift.
 version=$(sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' Sources/PlumbCLI/Plumb.swift)
@@ -61,17 +61,17 @@ install -m 0644 deploy/debian/copyright "$root/usr/share/doc/plumb/copyright"
 # -n: no name or time stamp inside, so the same sources give the same package.
 gzip -9n < deploy/debian/changelog > "$root/usr/share/doc/plumb/changelog.gz"
 gzip -9n < README.md > "$root/usr/share/doc/plumb/README.md.gz"
-# The guides beside it, as the README links them (docs/temperature.md → temperature.md.gz).
-for guide in docs/*.md; do
-    gzip -9n < "$guide" > "$root/usr/share/doc/plumb/$(basename "$guide").gz"
+# The docs tree beside it, in the layout the README links (docs/guides/temperature.md →
+# docs/guides/temperature.md.gz); its screenshots stay in the repository.
+(cd docs && find . -name '*.md' | sort) | while read -r page; do
+    page=${page#./}
+    install -d -m 0755 "$root/usr/share/doc/plumb/docs/$(dirname "$page")"
+    gzip -9n < "docs/$page" > "$root/usr/share/doc/plumb/docs/$page.gz"
+    chmod 0644 "$root/usr/share/doc/plumb/docs/$page.gz"
 done
+gzip -9n < CHANGELOG.md > "$root/usr/share/doc/plumb/CHANGELOG.md.gz"
 sed "s/@VERSION@/$version/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
-chmod 0644 "$root"/usr/share/doc/plumb/* "$root/usr/share/man/man1/plumb.1.gz"
-install -d -m 0755 "$root/usr/share/doc/plumb/chips"
-for page in docs/chips/*.md; do
-    gzip -9n < "$page" > "$root/usr/share/doc/plumb/chips/$(basename "$page").gz"
-    chmod 0644 "$root/usr/share/doc/plumb/chips/$(basename "$page").gz"
-done
+chmod 0644 "$root"/usr/share/doc/plumb/*.gz "$root/usr/share/doc/plumb/copyright" "$root/usr/share/man/man1/plumb.1.gz"
 
 # Depends from the libraries the binary really links (libmosquitto1, libyaml-0-2, libjansson4, libsystemd0,
 # libc6, …) with the minimum versions their shlibs/symbols files give. dpkg-shlibdeps wants a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Fuzz/, README "Fuzzing") with ASan into their own scratch path
+# Builds the libFuzzer targets (Fuzz/, docs/development/testing.md, "Fuzzing") with ASan into their own scratch path
 # (.build/fuzz, so the normal build cache is untouched) and runs each for FUZZ_RUNS inputs
 # (default 1,000,000; `make test` runs 10,000). One line per target: inputs run, exec/s, the
 # working corpus's size, and the result. A crash, a hang (an input over FUZZ_TIMEOUT seconds), a

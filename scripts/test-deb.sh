@@ -113,7 +113,7 @@ conffiles=$(dpkg-query --show --showformat='${Conffiles}\n' plumb)
 check "/etc/plumb/plumb.yaml is a conffile" grep -q '^ */etc/plumb/plumb.yaml [0-9a-f]\{32\}$' <<<"$conffiles"
 check "the man page is installed" test -f /usr/share/man/man1/plumb.1.gz
 check "copyright and changelog.gz in /usr/share/doc/plumb" test -f /usr/share/doc/plumb/copyright -a -f /usr/share/doc/plumb/changelog.gz
-check "the temperature guide and the chip pages in /usr/share/doc/plumb" test -f /usr/share/doc/plumb/temperature.md.gz -a -f /usr/share/doc/plumb/chips/adxl345.md.gz
+check "the docs tree and the changelog in /usr/share/doc/plumb" test -f /usr/share/doc/plumb/docs/guides/temperature.md.gz -a -f /usr/share/doc/plumb/docs/hardware/adxl345.md.gz -a -f /usr/share/doc/plumb/docs/reference/mqtt.md.gz -a -f /usr/share/doc/plumb/CHANGELOG.md.gz
 passwd_line=$(getent passwd plumb || true)
 check "the user plumb exists" test -n "$passwd_line"
 IFS=: read -r _ _ uid _ _ home shell <<<"$passwd_line"

@@ -76,7 +76,7 @@ inside() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb CI="${CI:-}" "${t
   PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" bash -c "$1"; }
 
 # What a new user installs by hand, from the README: the toolchain's runtime packages, git, make.
-say "installing the Swift toolchain's runtime packages, git and make (README, 'Install')"
+say "installing the Swift toolchain's runtime packages, git and make (docs/getting-started/raspberry-pi.md, 'Install')"
 inside 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
   apt-get install -y -qq --no-install-recommends binutils git gnupg2 libc6-dev libcurl4-openssl-dev \
     libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libncurses-dev \

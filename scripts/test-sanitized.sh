@@ -33,7 +33,7 @@ case $kind in
     thread) short=tsan; scale=8 ;;
     *) fail "usage: $0 address|thread [swift test arguments…]" ;;
 esac
-command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see README, 'Install on a Raspberry Pi'"
+command -v "$SWIFT" >/dev/null || fail "no Swift toolchain on PATH; see docs/getting-started/raspberry-pi.md, 'Install on a Raspberry Pi'"
 
 scratch=.build/$short
 supp=$repo/Tests/Sanitizers

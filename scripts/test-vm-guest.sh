@@ -239,7 +239,7 @@ else
     sed 's/^/     | /' <<<"$bad" | sort | uniq -c | sed 's/^ *//; s/^/     | ×/' >&3
 fi
 
-# ---- The tumble on the chip itself, the service stopped (README, plumb calibrate) ------------
+# ---- The tumble on the chip itself, the service stopped (docs/reference/cli.md, plumb calibrate) ------------
 # As the README says today for a user: as the plumb user, with the agent stopped. It checks the
 # tumble on a real kernel's adapter; the calibration is removed again so that the one made
 # through the agent below is the only one.

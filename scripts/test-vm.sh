@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `make test-vm`: the package on a real systemd and a real kernel (README, 'Tests on a real
-# systemd and kernel'). Builds (once, then cached) a Debian 12 guest with debootstrap, boots its
+# `make test-vm`: the package on a real systemd and a real kernel (docs/development/testing.md,
+# 'Tests on a real systemd and kernel'). Builds (once, then cached) a Debian 12 guest with debootstrap, boots its
 # own kernel under qemu-system-x86_64, and runs scripts/test-vm-guest.sh inside it: i2c-stub
-# standing in for the ADXL345, then the README's 'Install on a Raspberry Pi' steps on the
+# standing in for the ADXL345, then the 'Install on a Raspberry Pi' steps (docs/getting-started/raspberry-pi.md) on the
 # package make deb built, one line per check.
 #
 #   sudo make test-vm                    # software emulation (TCG): about 3½ minutes, 4½ the first time

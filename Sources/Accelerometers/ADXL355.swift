@@ -10,7 +10,7 @@ import PlumbSync
 /// high-pass corners 24.7 × 10⁻⁴ × ODR and down). The PDF itself was not at hand: Rev. D is the
 /// revision other projects cite as current; the self-test limits were checked only against
 /// secondary sources, and the sensitivity, offset and cross-axis tolerances not at all
-/// (docs/chips/adxl355.md).
+/// (docs/hardware/adxl355.md).
 ///
 /// The driver reads like the datasheet: probe DEVID_AD, DEVID_MST and PARTID; reset, write RANGE
 /// and FILTER in standby and only then clear POWER_CTL's standby bit; drain the FIFO in whole

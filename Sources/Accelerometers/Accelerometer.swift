@@ -8,7 +8,7 @@ import I2C
 /// its driver and description here, its entry in ``ChipCatalog`` (which builds the driver for a
 /// `sensor.kind`), its register-level simulator and its tests; nothing downstream changes,
 /// because the pipeline sees only gravity vectors in the device frame and the chip's
-/// description (docs/adding-a-chip.md has the checklist).
+/// description (docs/development/adding-a-chip.md has the checklist).
 ///
 /// Conforming types are thread-safe, but a sampling loop is expected to own the chip.
 public protocol Accelerometer: AnyObject, Sendable {

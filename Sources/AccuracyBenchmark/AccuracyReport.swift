@@ -82,7 +82,7 @@ public struct AccuracyReport: Sendable {
         AccuracyReport(chips: try seeds.map { try ChipBenchmark(seed: $0, model: model, options: options).run() }, model: model)
     }
 
-    /// The table, Markdown, as the README shows it.
+    /// The table, Markdown, as docs/development/benchmarks.md shows it.
     public var table: String {
         var lines = ["| figure | max over chips | median | target | |", "|---|---:|---:|---:|---|"]
         for row in rows {

@@ -12,7 +12,7 @@ import Sampling
 import Settings
 import SimulatedADXL345
 
-/// The vibration benchmark of the `filter` setting (README, "Benchmarks"): a simulated ADXL345
+/// The vibration benchmark of the `filter` setting (docs/development/benchmarks.md, "Benchmarks"): a simulated ADXL345
 /// shaken on every axis, read by the real driver and sampler into the agent's ``LevelPipeline``
 /// with each ``GravityFilter``, in simulated time.
 ///

@@ -117,7 +117,7 @@ public struct TemperatureReport: Sendable {
                           model: model, options: options)
     }
 
-    /// The errors' table, Markdown, as the README shows it.
+    /// The errors' table, Markdown, as docs/development/benchmarks.md shows it.
     public var errorTable: String {
         let decimals = model == .adxl355 ? 4 : 3
         var lines = ["| figure | max over parts | median | target | |", "|---|---:|---:|---:|---|"]

@@ -222,7 +222,7 @@ public actor AgentCore {
         case .rdwr:
             return "I²C: the adapter refused batched reads (one read message per transfer, as the Raspberry Pi 0–4's"
                 + " i2c-bcm2835 takes): one register read per transfer from now on (i2c_mode rdwr), about one ioctl a"
-                + " sample instead of one a drain (README, FIFO draining)."
+                + " sample instead of one a drain (docs/development/benchmarks.md, FIFO draining)."
         }
     }
 

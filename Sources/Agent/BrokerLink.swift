@@ -82,7 +82,7 @@ struct BrokerLink: Sendable, Equatable {
         return ("the broker stopped delivering QoS 1 and 2 messages to the agent (config writes, commands, requests):"
             + " its probe on \(probeTopic) went unanswered for \(waited) s. Reconnecting at once, keeping the session,"
             + " so what the broker held is delivered. A usual cause is messages over 1 MiB sent to the agent's"
-            + " topics: set max_packet_size 1048576 on the broker (README, Reliability).", true)
+            + " topics: set max_packet_size 1048576 on the broker (docs/guides/brokers-and-failover.md, Reliability).", true)
     }
 
     /// The warning for a probe that cannot be answered.

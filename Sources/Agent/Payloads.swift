@@ -33,7 +33,7 @@ struct StatePayload: Encodable {
 /// (``AgentCore/addEventListener(_:)``) are handed, as it goes to `P/event`.
 public struct AgentEvent: Sendable {
     public var type: EventType
-    /// The event's keys but `type` and `ts`, as the README documents them per type.
+    /// The event's keys but `type` and `ts`, as docs/reference/mqtt.md documents them per type.
     public var details: [String: JSONValue]
     /// ISO 8601 UTC with milliseconds, when it happened.
     public var ts: String

@@ -4,7 +4,7 @@ import Vibration
 import VibrationVocabulary
 
 /// `P/vibration` and `plumb vibration --json`: one window's figures with the band, the zone
-/// and the running state, keyed by ``VibrationKey`` (the README's payload table).
+/// and the running state, keyed by ``VibrationKey`` (the payload table of docs/guides/vibration.md).
 ///
 /// Figures are rounded to what the chip can tell apart: velocity to 0.01 mm/s, acceleration to
 /// 0.1 mg, frequencies to 0.1 Hz (the default window's bins are 1 Hz wide; interpolation

@@ -1,5 +1,5 @@
 /// The commands, the last level of `P/command/<name>`: published by Home Assistant's buttons and
-/// by people, run by the agent. The raw values are the wire names the README documents.
+/// by people, run by the agent. The raw values are the wire names docs/reference/mqtt.md documents.
 public enum Command: String, Sendable, CaseIterable {
     /// Takes the current averaged reading as level, persisted; emits `zeroed`.
     case zero

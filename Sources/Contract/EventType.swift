@@ -1,5 +1,5 @@
 /// The `type` of every `P/event` message the agent emits. The raw values are the wire names the
-/// README's event table documents; subscribers (automations, tests) match on them.
+/// event table of docs/reference/mqtt.md documents; subscribers (automations, tests) match on them.
 public enum EventType: String, Sendable, CaseIterable {
     /// The level state flipped to level; details `tilt_deg`.
     case levelEntered = "level_entered"

@@ -1,5 +1,5 @@
 /// The keys of the `P/health` JSON: written by the agent, read by Home Assistant's diagnostic
-/// sensors' value templates. The raw values are the wire names the README documents.
+/// sensors' value templates. The raw values are the wire names docs/reference/mqtt.md documents.
 public enum HealthKey: String, Sendable, CaseIterable {
     /// Seconds since the agent started.
     case uptimeS = "uptime_s"

@@ -1,6 +1,6 @@
 /// The ruler services, the last level of `P/request/<service>` and `P/response/<service>`:
 /// answered by the ruler service, called by the CLI and by people. The raw values are the wire
-/// names the README documents.
+/// names docs/reference/ruler-service.md documents.
 public enum RulerServiceName: String, Sendable, CaseIterable {
     /// A ruler's graduations, for drawing.
     case ruler

@@ -1,5 +1,5 @@
-/// Every topic of one device, under `P = <base_topic>/<device_id>`. The README's topic table is
-/// the contract these names follow.
+/// Every topic of one device, under `P = <base_topic>/<device_id>`. The topic table of
+/// docs/reference/mqtt.md is the contract these names follow.
 public struct Topics: Sendable, Hashable {
     /// `P`.
     public let prefix: String

@@ -2,8 +2,8 @@ import Contract
 import StrictJSON
 
 /// The local control socket's protocol: one JSON object per line (LF) each way, UTF-8, parsed
-/// strictly. The command line is its client; the agent serves it (README, "The command line
-/// beside the service").
+/// strictly. The command line is its client; the agent serves it (docs/getting-started/raspberry-pi.md,
+/// "The command line beside the service").
 ///
 /// A request names itself in `"request"`; every reply names itself in `"reply"`. A connection
 /// carries any number of requests, one at a time: the next is read once the last was answered

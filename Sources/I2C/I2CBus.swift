@@ -40,7 +40,7 @@ public enum I2CTransferMode: String, Sendable, Codable {
 }
 
 /// How register reads reach the chip, as `plumb probe`, `P/health` (`i2c_mode`) and the log name
-/// it. The raw values are the wire names the README documents.
+/// it. The raw values are the wire names docs/reference/mqtt.md documents.
 public enum I2CMode: String, Sendable, CaseIterable {
     /// `I2C_RDWR`, several register reads in one transaction (a drain's FIFO entries in one ioctl).
     case rdwrBatched = "rdwr-batched"

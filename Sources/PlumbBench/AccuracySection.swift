@@ -3,7 +3,7 @@ import AccuracyBenchmark
 import Foundation
 import I2C
 
-/// The accuracy benchmark (README, "Benchmarks"): per chip, `chips` random typical parts, seeds
+/// The accuracy benchmark (docs/development/benchmarks.md, "Benchmarks"): per chip, `chips` random typical parts, seeds
 /// 1…chips, calibrated by the CLI's own procedures and read through the agent's pipeline, all in
 /// simulated time; each chip's table, then how long it took.
 func benchmarkAccuracy(chips: Int, models: [BenchChipModel] = BenchChipModel.allCases) {

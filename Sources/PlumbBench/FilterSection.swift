@@ -4,7 +4,7 @@ import Foundation
 import Geometry
 import Level
 
-/// The filter benchmark (README, "Benchmarks", "Vibration and the filter"): 0.2 g on every axis
+/// The filter benchmark (docs/development/benchmarks.md, "Benchmarks", "Vibration and the filter"): 0.2 g on every axis
 /// at 50, 49.3 and 60 Hz (and none, for contrast) at 100 and 800 Hz, read through the agent's
 /// pipeline with each filter, in simulated time; one table, then the pipeline's own CPU cost.
 func benchmarkFilters(sittingSeconds: Double = FilterBenchmark.Options().sittingSeconds) {

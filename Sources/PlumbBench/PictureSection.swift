@@ -5,7 +5,7 @@ import Geometry
 import HomeAssistant
 import PictureRendering
 
-/// What one bubble picture costs the agent (README, "The bubble picture"): the scene, the
+/// What one bubble picture costs the agent (docs/reference/home-assistant.md, "The bubble picture"): the scene, the
 /// rasterizing with FreeType's text, the median cut to a palette and libpng, for the pictures a
 /// rocking machine draws (a ±2° sweep in 0.1° steps, in degrees and in mm/m), and the PNG's size.
 /// A rocking machine draws at most one a second.

@@ -2,7 +2,7 @@ import Accelerometers
 import AccuracyBenchmark
 import Foundation
 
-/// The temperature benchmark (README, "Temperature"): per chip, `parts` random typical parts,
+/// The temperature benchmark (docs/development/benchmarks.md, "Temperature"): per chip, `parts` random typical parts,
 /// seeds 1…parts, calibrated on the bench at 15 and 30 °C (and once at 22 °C) by the CLI's own
 /// tumble, their drift learned in place over a simulated day, then read through the agent's
 /// pipeline over a second day and a 0 → 40 °C ramp, in simulated time; each chip's two tables,

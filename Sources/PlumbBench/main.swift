@@ -95,7 +95,7 @@ if arguments.first == "fleet" {
     exit(0)
 }
 if arguments.first == "inbound" {
-    // `plumb-bench inbound`: the inbound-stall section alone (README, Inbound stalls).
+    // `plumb-bench inbound`: the inbound-stall section alone (docs/guides/brokers-and-failover.md, Inbound stalls).
     let plumbBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("plumb")
     InboundBenchmark(plumb: plumbBinary).run()
     exit(0)

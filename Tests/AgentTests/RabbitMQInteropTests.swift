@@ -6,7 +6,7 @@ import Testing
 
 /// `plumb run` against RabbitMQ's MQTT plugin (Debian 12's rabbitmq-server 3.10: MQTT 3.1.1
 /// only) instead of mosquitto: status, state, config, requests and the will, and the RabbitMQ
-/// behaviours the README's "Brokers other than mosquitto" describes.
+/// behaviours the "Brokers other than mosquitto" (docs/guides/brokers-and-failover.md) describes.
 ///
 /// Skipped, with the reason printed, when RabbitMQ is not installed, unless
 /// `PLUMB_REQUIRE_RABBITMQ=1` (what `make test-interop` sets): then its absence fails the test.
@@ -44,7 +44,7 @@ struct RabbitMQInteropTests {
         // Retained messages reach a subscription to their exact topic, not a wildcard one.
         #expect(try await retained(broker, filter: topic + "/kept").map(\.payloadString) == ["kept"])
         #expect(try await retained(broker, filter: topic + "/#").isEmpty,
-                "RabbitMQ now sends retained messages to wildcard subscriptions: update the README")
+                "RabbitMQ now sends retained messages to wildcard subscriptions: update docs/guides/brokers-and-failover.md")
         #expect(try await retained(broker, filter: topic + "/+").isEmpty)
         // An empty retained message deletes the retained one, as MQTT says.
         try writer.publish(topic + "/kept", "", retain: true)

@@ -1,7 +1,7 @@
 import Configuration
 import Testing
 
-/// Regressions from fuzzing the config file (README, Fuzzing): inputs whose cost grew with the
+/// Regressions from fuzzing the config file (docs/development/testing.md, Fuzzing): inputs whose cost grew with the
 /// square of their size. Each would run for minutes or hours before the fix, so a regression
 /// shows as a test that does not finish, not as a timing.
 @Suite("Config file: hostile YAML is refused or read in linear time")

@@ -180,10 +180,10 @@ struct DiscoveryTests {
         #expect(zip(triggers, renamed).allSatisfy { $0.string("type") == $1.string("type") && $0.string("subtype") == $1.string("subtype") })
     }
 
-    @Test("The README's device trigger table is the phrases the triggers carry")
+    @Test("The Home Assistant reference's device trigger table is the phrases the triggers carry")
     func readmeTriggerTable() throws {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+            .deletingLastPathComponent().appendingPathComponent("docs/reference/home-assistant.md"), encoding: .utf8)
         for event in EventType.allCases {
             let phrase = Discovery.triggerPhrase(event)
             #expect(readme.contains("| `\(event.rawValue)` | \(phrase.subtype) | \(phrase.type) |"), "\(event.rawValue) is not in the table as it is")
