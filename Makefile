@@ -11,7 +11,7 @@ BIN = .build/debug/plumb
 # as long as unbounded (its longest serialized suites set the pace).
 TEST_WIDTH ?= 4
 
-.PHONY: all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh test-vm test-dashboard clean help
+.PHONY: docs all deps deb-deps toolchain build run test test-interop test-asan test-tsan fuzz fuzz-merge bench chaos chaos-build soak deb test-deb check-deploy test-fresh test-vm test-dashboard clean help
 
 all: build
 
@@ -36,6 +36,7 @@ help:
 	@echo "            the README's Pi steps, one line per check (about 3½ minutes, the first 4½; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
 	@echo "make test-dashboard  the dashboard in a real Home Assistant 2025.4.4 through Chromium: cards, values, a button,"
 	@echo "            a unit change, history, logbook and recorder rows (about 11 minutes; DASHBOARD_SECONDS, 600)"
+	@echo "make docs   write the references generated from the code: docs/reference/cli.md, deploy/completions/"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -132,6 +133,12 @@ check-deploy: deb deb-deps
 # The dashboard `plumb dashboard` prints, in a real Home Assistant driven through Debian's Chromium
 # (Tests/Dashboard/README.md): installs HA, its frontend and Playwright in a cached virtualenv and
 # chromium when missing; screenshots in .build/dashboard/. Not part of make test.
+# The references generated from the code (docs/reference/cli.md, the shell completions); make test
+# fails when a committed one differs from what this writes.
+docs: toolchain
+	$(SWIFT) build $(SWIFT_FLAGS) --product plumb-docs
+	.build/debug/plumb-docs $(CURDIR)
+
 test-dashboard: build
 	@PLUMB_BIN=$(BIN) DASHBOARD_SECONDS=$(DASHBOARD_SECONDS) ./scripts/test-dashboard.sh
 

@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "plumb", targets: ["plumb"]),
         .executable(name: "plumb-bench", targets: ["PlumbBench"]),
+        .executable(name: "plumb-docs", targets: ["PlumbDocs"]),
     ],
     targets: [
         // MARK: C headers from the system, never re-declared by hand
@@ -151,6 +152,8 @@ let package = Package(
             "Accelerometers", "Calibrating", "I2C", "Persistence", "Geometry", "Level", "Sampling", "Settings",
             "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050", "Thermal",
         ]),
+        // make docs: the references generated from the code (docs/reference/cli.md, the completions).
+        .executableTarget(name: "PlumbDocs", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "Geometry", "Level", "Sampling", "SimulatedADXL345", "I2C", "MQTT",
             "PlumbSync", "SimulatedADXL355", "SimulatedMPU6050", "Vibration", "VibrationVocabulary", "Drawing", "HomeAssistant",
@@ -192,7 +195,7 @@ let package = Package(
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
-            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "Geometry", "Level", "Sampling", "SimulatedADXL345",
+            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "Geometry", "Level", "PlumbCLI", "Sampling", "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [

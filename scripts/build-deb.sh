@@ -70,6 +70,9 @@ gzip -9n < README.md > "$root/usr/share/doc/plumb/README.md.gz"
     chmod 0644 "$root/usr/share/doc/plumb/docs/$page.gz"
 done
 gzip -9n < CHANGELOG.md > "$root/usr/share/doc/plumb/CHANGELOG.md.gz"
+# The shell completions make docs writes from the command line's own specs.
+install -D -m 0644 deploy/completions/plumb.bash "$root/usr/share/bash-completion/completions/plumb"
+install -D -m 0644 deploy/completions/_plumb "$root/usr/share/zsh/vendor-completions/_plumb"
 sed "s/@VERSION@/$version/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
 chmod 0644 "$root"/usr/share/doc/plumb/*.gz "$root/usr/share/doc/plumb/copyright" "$root/usr/share/man/man1/plumb.1.gz"
 

@@ -38,6 +38,8 @@ declare -A check=(
   # The Home Assistant conformance check (Tests/HAConformance) puts HA into a virtualenv.
   [python3]="command -v python3"
   [python3-venv]="python3 -c 'import venv, ensurepip'"
+  # The zsh completion make docs writes is checked with zsh itself.
+  [zsh]="command -v zsh"
 )
 if [ "$set_name" = chaos ]; then
   # The clock-jump scenario preloads it into the agent to move its wall clock.

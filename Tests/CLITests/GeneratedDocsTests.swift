@@ -1,0 +1,72 @@
+import BrokerHarness
+import Foundation
+import PlumbCLI
+import Testing
+
+/// The references `make docs` writes from the code: the files in the repository are what it
+/// writes now, and the bash completion completes.
+@Suite("Generated docs: the CLI reference and the completions are what make docs writes")
+struct GeneratedDocsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("Each generated file in the repository is what make docs would write")
+    func upToDate() throws {
+        let files = CommandReference.files()
+        #expect(files.count == 3)
+        for file in files {
+            let current = try? String(contentsOf: Self.root.appendingPathComponent(file.path), encoding: .utf8)
+            #expect(current == file.contents, "\(file.path) differs from what `make docs` writes: run make docs (and commit it)")
+        }
+    }
+
+    @Test("The reference names every command and every option its --help lists")
+    func everyOption() async throws {
+        let reference = try #require(CommandReference.files().first { $0.path == "docs/reference/cli.md" }).contents
+        let plumb = PlumbProcess.binary.path
+        let overview = try await offThePool { try CommandRun.blocking([plumb, "--help"], timeout: 30) }
+        let commands = overview.stdout.split(separator: "\n").drop { !$0.hasPrefix("Commands:") }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(commands.count >= 15, "\(overview)")
+        for command in commands {
+            #expect(reference.contains("## `plumb \(command)`"), "\(command) is not in the reference")
+            let help = try await offThePool { try CommandRun.blocking([plumb, command, "--help"], timeout: 30) }
+            let options = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  --") }
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
+            #expect(!options.isEmpty, "plumb \(command) --help lists no option")
+            for option in options {
+                #expect(reference.contains("| `\(option)"), "plumb \(command) \(option) is not in the reference")
+            }
+        }
+    }
+
+    /// What the bash completion offers for `words`, the last being the word under the cursor.
+    static func complete(_ words: [String]) async throws -> [String] {
+        let script = root.appendingPathComponent("deploy/completions/plumb.bash").path
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let command = "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _plumb; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let outcome = try await offThePool { try CommandRun.blocking(["/bin/bash", "--norc", "-c", command], timeout: 30) }
+        #expect(outcome.status == 0, "\(outcome)")
+        return outcome.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("zsh reads the zsh completion and registers it for plumb")
+    func zshCompletionLoads() async throws {
+        let folder = Self.root.appendingPathComponent("deploy/completions").path
+        let script = "fpath=('\(folder)' $fpath); autoload -Uz compinit; compinit -u -D; print -r -- ${_comps[plumb]}"
+        let syntax = try await offThePool { try CommandRun.blocking(["/usr/bin/zsh", "-n", folder + "/_plumb"], timeout: 30) }
+        #expect(syntax.status == 0, "\(syntax)")
+        let loaded = try await offThePool { try CommandRun.blocking(["/usr/bin/zsh", "-f", "-c", script], timeout: 30) }
+        #expect(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_plumb", "\(loaded)")
+    }
+
+    @Test("Bash completes the commands, a command's options, and a path where a path goes")
+    func bashCompletes() async throws {
+        #expect(try await Self.complete(["plumb", "re"]) == ["read"])
+        #expect(Set(try await Self.complete(["plumb", ""])).isSuperset(of: ["read", "run", "watch", "--version"]))
+        #expect(try await Self.complete(["plumb", "read", "--ra"]).sorted() == ["--rate", "--raw"])
+        #expect(try await Self.complete(["plumb", "read", "--config", "/et"]).contains("/etc"))
+        #expect(try await Self.complete(["plumb", "read", "--rate", ""]).isEmpty, "a rate is no option name")
+        #expect(try await Self.complete(["plumb", "--sensor", "sim", "rise", "--ax"]) == ["--axis"])
+    }
+}
