@@ -58,23 +58,7 @@ extension BubblePicture {
         guard let value = tilt.value(in: unit), value.isFinite else { return "—" }
         // The README writes `0.2%` and `1.5 mm/m`: signs hug the number, words get a space.
         let gap = unit == .deg || unit == .percent ? "" : " "
-        return fixed(value, decimals: unit.displayDecimals) + gap + unit.symbol
-    }
-
-    /// `value` with exactly `decimals` decimals, without Foundation's locale-dependent formatting.
-    static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale: Int64 = 1
-        for _ in 0..<max(0, min(decimals, 9)) { scale *= 10 }
-        let scaled = (abs(value) * Double(scale)).rounded()
-        // Past 2^53 integers stop being exact; such a slope (within a hair of 90°) reads fine as is.
-        guard scaled < 9e15 else { return "\(value)" }
-        let units = Int64(scaled)
-        let sign = value < 0 && units != 0 ? "-" : ""
-        let whole = String(units / scale)
-        guard scale > 1 else { return sign + whole }
-        let fraction = String(units % scale)
-        let padding = String(repeating: "0", count: String(scale).count - 1 - fraction.count)
-        return sign + whole + "." + padding + fraction
+        return fixed(value, unit.displayDecimals) + gap + unit.symbol
     }
 
     /// A coordinate as written in the SVG: rounded to 0.1, `100` rather than `100.0`, never `-0`.

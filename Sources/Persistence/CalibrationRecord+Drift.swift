@@ -44,14 +44,14 @@ public struct CalibrationMerge: Hashable, Sendable {
     /// One or two sentences for people: what happened and, when no drift was learned, how to.
     public var message: String {
         let needed = DriftFit.minimumBenchSpanCelsius
-        let how = "calibrate again at least \(Format.fixed(needed, 0)) °C warmer or cooler to learn the drift"
+        let how = "calibrate again at least \(fixed(needed, 0)) °C warmer or cooler to learn the drift"
         switch outcome {
         case .fitted(let points, let span, let replaced):
-            let replacing = replaced.map { " (replacing the one at \(Format.fixed($0, 1)) °C)" } ?? ""
-            return "Drift fitted across \(points) calibrations spanning \(Format.fixed(span, 1)) °C\(replacing);"
+            let replacing = replaced.map { " (replacing the one at \(fixed($0, 1)) °C)" } ?? ""
+            return "Drift fitted across \(points) calibrations spanning \(fixed(span, 1)) °C\(replacing);"
                 + " the calibration is now the one at their mean temperature, and readings are corrected for temperature."
         case .kept(let points, let span):
-            return "The \(points) calibrations are \(Format.fixed(span, 1)) °C apart, too close to fit a drift; \(how)."
+            return "The \(points) calibrations are \(fixed(span, 1)) °C apart, too close to fit a drift; \(how)."
         case .replaced(let reason):
             switch reason {
             case .first:
@@ -64,7 +64,7 @@ public struct CalibrationMerge: Hashable, Sendable {
             case .otherChip:
                 return "The earlier calibration was for another chip, so it was replaced; \(how)."
             case .sameTemperature(let apart):
-                return "The two calibrations are \(Format.fixed(apart, 1)) °C apart, so the new one replaced the old; \(how)."
+                return "The two calibrations are \(fixed(apart, 1)) °C apart, so the new one replaced the old; \(how)."
             case .refused(let why):
                 return "The drift fit was refused, so the new calibration is in force alone: \(why)"
             }
@@ -170,24 +170,5 @@ extension CalibrationRecord {
     public static func learnedDrift(_ model: DriftModel, chip: Chip, date: String = CalibrationRecord.timestamp())
         -> CalibrationRecord {
         CalibrationRecord(method: .drift, date: date, chip: chip, calibration: .identity, temperatureC: nil, drift: model)
-    }
-}
-
-/// Fixed-decimal text for the record's messages and report.
-enum Format {
-    static func fixed(_ value: Double, _ decimals: Int, signed: Bool = false) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let units = (abs(value) * scale).rounded()
-        guard units < 9e15 else { return "\(value)" }
-        let whole = (units / scale).rounded(.down)
-        var text = String(Int(whole))
-        if decimals > 0 {
-            let digits = String(Int(units - whole * scale))
-            text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
-        }
-        let sign = value < 0 && units != 0 ? "-" : (signed ? "+" : "")
-        return sign + text
     }
 }

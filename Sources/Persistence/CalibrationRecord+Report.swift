@@ -13,15 +13,15 @@ extension CalibrationRecord {
     /// model (k per axis with its 1σ, γ, T₀, the span it covers, residuals, origin) and what it
     /// means near level (k against 1 g, in `unit` per °C); or, with no model, how to get one.
     public func report(unit: AngleUnit = .deg) -> [String] {
-        func mg(_ g: Double, _ decimals: Int = 2) -> String { Format.fixed(g * 1000, decimals, signed: true) + " mg" }
-        func celsius(_ value: Double) -> String { Format.fixed(value, 1) + " °C" }
+        func mg(_ g: Double, _ decimals: Int = 2) -> String { fixed(g * 1000, decimals, signed: true) + " mg" }
+        func celsius(_ value: Double) -> String { fixed(value, 1) + " °C" }
         func residual(_ r: Residual) -> String {
-            "rms \(Format.fixed(r.rms, 2)) mg, max \(Format.fixed(r.max, 2)) mg"
+            "rms \(fixed(r.rms, 2)) mg, max \(fixed(r.max, 2)) mg"
         }
         var lines = ["\(method.rawValue) calibration of \(chip.sentence), \(date)"]
         lines.append("offset       x \(mg(calibration.offset.x))   y \(mg(calibration.offset.y))   z \(mg(calibration.offset.z))")
         for (index, row) in calibration.matrix.rowArrays.enumerated() {
-            lines.append((index == 0 ? "matrix       " : "             ") + row.map { Format.fixed($0, 5, signed: true) }.joined(separator: "  "))
+            lines.append((index == 0 ? "matrix       " : "             ") + row.map { fixed($0, 5, signed: true) }.joined(separator: "  "))
         }
         if method == .drift { lines.append("             (identity: the chip is not calibrated, only its drift is removed)") }
         if let residualMilliG {
@@ -29,8 +29,8 @@ extension CalibrationRecord {
             lines.append("residual     \(residual(residualMilliG))\(worst)")
         }
         if let reversal {
-            lines.append("reversal     \(reversal.mount): zero pitch \(Format.fixed(reversal.zeroPitchDeg, 3, signed: true))°"
-                + (reversal.zeroRollDeg.map { ", roll \(Format.fixed($0, 3, signed: true))°" } ?? ""))
+            lines.append("reversal     \(reversal.mount): zero pitch \(fixed(reversal.zeroPitchDeg, 3, signed: true))°"
+                + (reversal.zeroRollDeg.map { ", roll \(fixed($0, 3, signed: true))°" } ?? ""))
         }
         if let temperatureC {
             let fitted = drift?.origin == .bench && (benchPoints?.count ?? 0) > 1 ? " (the tumbles' mean temperature, T₀)" : ""
@@ -48,9 +48,9 @@ extension CalibrationRecord {
             lines.append("drift        none: readings are not corrected for temperature, and the uncertainty counts the"
                 + " datasheet's typical drift for every °C away from the calibration.")
             lines.append("             To learn it: calibrate six-point again at least"
-                + " \(Format.fixed(DriftFit.minimumBenchSpanCelsius, 0)) °C warmer or cooler (the tumbles are merged),"
+                + " \(fixed(DriftFit.minimumBenchSpanCelsius, 0)) °C warmer or cooler (the tumbles are merged),"
                 + " or run learn_drift on the mounted machine while its temperature moves"
-                + " \(Format.fixed(DriftFit.minimumLearningSpanCelsius, 0)) °C or more.")
+                + " \(fixed(DriftFit.minimumLearningSpanCelsius, 0)) °C or more.")
             return lines
         }
         let origin = drift.origin == .bench ? "bench, \(drift.points) tumbles" : "learned in place, \(drift.points) minutes"
@@ -58,23 +58,23 @@ extension CalibrationRecord {
             + " \(celsius(drift.span.lowerBound))…\(celsius(drift.span.upperBound))")
         let axes: [(String, KeyPath<Vector3, Double>)] = [("x", \.x), ("y", \.y), ("z", \.z)]
         lines.append("  offset     " + axes.map { name, axis in
-            "\(name) \(Format.fixed(drift.offsetPerDegree[keyPath: axis] * 1000, 3, signed: true))"
-                + " ± \(Format.fixed(drift.offsetPerDegreeSigma[keyPath: axis] * 1000, 3)) mg/°C"
+            "\(name) \(fixed(drift.offsetPerDegree[keyPath: axis] * 1000, 3, signed: true))"
+                + " ± \(fixed(drift.offsetPerDegreeSigma[keyPath: axis] * 1000, 3)) mg/°C"
         }.joined(separator: "   "))
         if drift.origin == .bench {
             lines.append("  gain       " + axes.map { name, axis in
-                "\(name) \(Format.fixed(drift.sensitivityPerDegree[keyPath: axis] * 1e6, 0, signed: true)) ppm/°C"
+                "\(name) \(fixed(drift.sensitivityPerDegree[keyPath: axis] * 1e6, 0, signed: true)) ppm/°C"
             }.joined(separator: "   "))
         } else {
             lines.append("  gain       not learned in place (near level it hardly matters)")
         }
-        lines.append("  residual   " + axes.map { name, axis in "\(name) \(Format.fixed(drift.residualRMS[keyPath: axis] * 1000, 3)) mg" }
+        lines.append("  residual   " + axes.map { name, axis in "\(name) \(fixed(drift.residualRMS[keyPath: axis] * 1000, 3)) mg" }
             .joined(separator: "   "))
         // The tilt a 1 °C change makes uncorrected, for an axis lying horizontal: atan(k / 1 g).
         let decimals = unit == .deg ? 4 : (unit == .mmPerM ? 3 : 5)
         lines.append("  near level " + axes.map { name, axis in
             let tilt = Angle(radians: atan(drift.offsetPerDegree[keyPath: axis])).value(in: unit) ?? .nan
-            return "\(name) \(Format.fixed(tilt, decimals, signed: true))\(unit.symbol)/°C"
+            return "\(name) \(fixed(tilt, decimals, signed: true))\(unit.symbol)/°C"
         }.joined(separator: "   ") + " uncorrected, on an axis lying horizontal")
         lines.append("             Corrected within the data's span; beyond it the uncertainty grows by the ± per °C.")
         return lines

@@ -1,4 +1,5 @@
 import Agent
+import Geometry
 import Vibration
 import VibrationVocabulary
 

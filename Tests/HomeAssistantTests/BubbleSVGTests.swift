@@ -45,18 +45,6 @@ struct BubbleSVGTests {
         #expect(Self.picture(Self.tilted(1), unit: .mmPerM).svg.contains(#"font-size="20" font-weight="bold""#))
     }
 
-    @Test("Fixed decimals, without -0 and without a locale")
-    func fixedDecimals() {
-        #expect(BubblePicture.fixed(0.12, decimals: 3) == "0.120")
-        #expect(BubblePicture.fixed(2.0944, decimals: 2) == "2.09")
-        #expect(BubblePicture.fixed(0.00004, decimals: 4) == "0.0000")
-        #expect(BubblePicture.fixed(-0.00004, decimals: 4) == "0.0000")
-        #expect(BubblePicture.fixed(-1.5, decimals: 1) == "-1.5")
-        #expect(BubblePicture.fixed(1234.5678, decimals: 0) == "1235")
-        #expect(BubblePicture.fixed(9.9996, decimals: 3) == "10.000")
-        #expect(BubblePicture.fixed(0.05, decimals: 4) == "0.0500")
-    }
-
     @Test("The label is in the half the bubble is not in, so the bubble never covers it")
     func labelAwayFromTheBubble() throws {
         let pattern = try NSRegularExpression(pattern: #"<text x="[0-9.]+" y="([0-9.]+)""#)
