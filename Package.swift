@@ -166,7 +166,7 @@ let package = Package(
         .target(name: "GeometryTesting", dependencies: ["Geometry"], path: "Tests/GeometryTesting"),
         .target(name: "MQTTTesting", dependencies: ["MQTT", "PlumbSync"], path: "Tests/MQTTTesting"),
         // Its mosquitto config templates are read from the source tree (#filePath), not bundled.
-        .target(name: "BrokerHarness", path: "Tests/BrokerHarness", exclude: ["Configs", "README.md"]),
+        .target(name: "BrokerHarness", dependencies: ["PlumbSync"], path: "Tests/BrokerHarness", exclude: ["Configs", "README.md"]),
         // The drivers `plumb` does not open yet, driven step by step on the real LinuxI2CBus: the CLI
         // tests run it on the fake i2c-dev (Tests/CLITests/Fixtures/fake-i2c-dev) for each chip's
         // kernel-ABI suite.
@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "Geometry", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "Geometry"]),
-        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry"]),
+        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry", "GeometryTesting"]),
         .testTarget(name: "DrawingTests", dependencies: ["Drawing", "PictureRendering"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
             "BrokerHarness", "Contract", "Drawing", "HomeAssistant", "Geometry", "Level", "PictureRendering", "Settings",
@@ -199,7 +199,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "Level", "Settings", "Thermal", "Vibration",
+            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "GeometryTesting", "Level", "Settings", "Thermal", "Vibration",
             "VibrationVocabulary",
         ]),
         .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "Geometry", "Level"]),

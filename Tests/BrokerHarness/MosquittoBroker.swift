@@ -1,4 +1,5 @@
 import Foundation
+import PlumbSync
 
 /// A real mosquitto broker for one test: its own free port on 127.0.0.1, its own temporary
 /// directory (config, log, password file, persistence), stopped when released.
@@ -278,11 +279,11 @@ public final class MosquittoBroker: @unchecked Sendable {
 /// The brokers of this process that are still running, killed at exit: a broker that a test
 /// never released (or a test run that ended early) must not outlive the test process.
 private enum LiveBrokers {
-    private static let pids: NSLockedValue<Set<Int32>> = {
+    private static let pids: Locked<Set<Int32>> = {
         atexit {
             for pid in LiveBrokers.pids.withLock({ $0 }) { kill(pid, SIGKILL) }
         }
-        return NSLockedValue([])
+        return Locked([])
     }()
 
     static func add(_ pid: Int32) { pids.withLock { _ = $0.insert(pid) } }

@@ -1,4 +1,5 @@
 import Foundation
+import PlumbSync
 
 /// A real RabbitMQ with its MQTT plugin for one test (Debian 12's `rabbitmq-server`, 3.10: MQTT
 /// 3.1.1 only): its own node, directories, epmd and ports, all on 127.0.0.1, stopped when released.
@@ -273,7 +274,7 @@ public final class RabbitMQBroker: @unchecked Sendable {
 /// The nodes of this process still running, killed at exit: a node a test never released must
 /// not outlive the test process (its process group, and its epmd).
 private enum LiveNodes {
-    private static let pids: NSLockedValue<[Int32: Int32]> = {
+    private static let pids: Locked<[Int32: Int32]> = {
         atexit {
             for (server, epmd) in LiveNodes.pids.withLock({ $0 }) {
                 Glibc.kill(-server, SIGKILL)
@@ -281,7 +282,7 @@ private enum LiveNodes {
                 Glibc.kill(epmd, SIGKILL)
             }
         }
-        return NSLockedValue([:])
+        return Locked([:])
     }()
 
     static func add(server: Int32, epmd: Int32) { pids.withLock { $0[server] = epmd } }

@@ -1,4 +1,5 @@
 import Foundation
+import PlumbSync
 
 /// A throw-away PKI for TLS tests, generated with `openssl` once per test process and deleted at
 /// exit: a CA, a server certificate for 127.0.0.1 and localhost, a client certificate, and a
@@ -74,22 +75,7 @@ public struct TestCertificates: Sendable {
 }
 
 /// Where the certificates live, for the `atexit` clean-up (a C function pointer cannot capture).
-private let certificateDirectory = NSLockedValue<String?>(nil)
-
-/// A tiny lock-protected box; the harness has no dependency on PlumbSync.
-final class NSLockedValue<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched inside `withLock`, under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&value) }
-    }
-}
+private let certificateDirectory = Locked<String?>(nil)
 
 /// Creates a private (0700) directory under the system temporary directory.
 func makeTemporaryDirectory(prefix: String) throws -> String {

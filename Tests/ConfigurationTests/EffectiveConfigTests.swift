@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Geometry
+import GeometryTesting
 import Settings
 import Testing
 

@@ -72,12 +72,6 @@ func applying(_ key: String, raw: String, to settings: LiveSettings = LiveSettin
     try settings.applying(key: key, rawValue: Array(raw.utf8))
 }
 
-func expectClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-9,
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(abs(actual - expected) <= tolerance, "\(actual) is not within \(tolerance) of \(expected)",
-            sourceLocation: sourceLocation)
-}
-
 /// A fresh directory under the system's temporary directory, removed by `cleanup()`.
 final class TemporaryDirectory {
     let path: String

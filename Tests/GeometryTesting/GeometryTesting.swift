@@ -16,7 +16,7 @@ import Darwin
 public func deg(_ degrees: Double) -> Angle { Angle(degrees: degrees) }
 
 public func expectClose(
-    _ actual: Double, _ expected: Double, tolerance: Double, _ what: String = "",
+    _ actual: Double, _ expected: Double, tolerance: Double = 1e-9, _ what: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(
@@ -48,6 +48,17 @@ public func expectClose(
     #expect(
         (actual - expected).magnitude <= tolerance,
         "\(what) \(actual) is not within \(tolerance) of \(expected)",
+        sourceLocation: sourceLocation
+    )
+}
+
+public func expectClose(
+    _ actual: Matrix3, _ expected: Matrix3, tolerance: Double, _ what: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(
+        actual.maxDifference(from: expected) <= tolerance,
+        "\(what) \(actual.rowArrays) is not within \(tolerance) of \(expected.rowArrays)",
         sourceLocation: sourceLocation
     )
 }

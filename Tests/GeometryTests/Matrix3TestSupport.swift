@@ -13,13 +13,3 @@ extension SplitMix64 {
     }
 }
 
-func expectClose(
-    _ actual: DomainMatrix, _ expected: DomainMatrix, tolerance: Double, _ what: String = "",
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    #expect(
-        actual.maxDifference(from: expected) <= tolerance,
-        "\(what) \(actual.rowArrays) is not within \(tolerance) of \(expected.rowArrays)",
-        sourceLocation: sourceLocation
-    )
-}

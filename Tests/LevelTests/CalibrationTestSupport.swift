@@ -73,17 +73,6 @@ func facePoses(
     }
 }
 
-func expectClose(
-    _ actual: DomainMatrix, _ expected: DomainMatrix, tolerance: Double, _ what: String = "",
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    #expect(
-        actual.maxDifference(from: expected) <= tolerance,
-        "\(what) \(actual.rowArrays) is not within \(tolerance) of \(expected.rowArrays)",
-        sourceLocation: sourceLocation
-    )
-}
-
 /// Runs `body` expecting it to throw an error of type `E`, and returns that error.
 func expectThrows<E: Error>(
     _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void

@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Ruler
 import Testing
 
@@ -37,7 +38,7 @@ struct LengthTests {
             for via in LengthUnit.allCases {
                 let back = Length(value, from).converted(to: via).converted(to: from)
                 #expect(back.unit == from)
-                expectClose(back.value, value, within: value * 1e-15)
+                expectClose(back.value, value, tolerance: value * 1e-15)
             }
         }
     }
@@ -84,7 +85,7 @@ struct LengthTests {
         #expect(density.pixels(in: Length(30, .cm)) == 2400)
         #expect(density.pixels(in: Length(5, .mm)) == 40)
         #expect(density.length(ofPixels: 412, in: .cm) == Length(5.15, .cm))
-        expectClose(density.length(ofPixels: 412, in: .mm).value, 51.5, within: 1e-12)
+        expectClose(density.length(ofPixels: 412, in: .mm).value, 51.5, tolerance: 1e-12)
         let inches = PixelDensity.classic(for: .in)
         #expect(inches.pixels(in: Length(0.5, .ft)) == 1200)
         #expect(inches.length(ofPixels: 100, in: .in) == Length(0.5, .in))

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Contract
+import GeometryTesting
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -48,8 +49,8 @@ struct MeasuringRequestTests {
         #expect(data["axis"]?.string == "steepest")
         #expect(data["result_unit"]?.string == "in")
         #expect(data["high_end"]?.string == "+y")
-        expectClose(data["azimuth_deg"]?.number ?? .nan, 90, within: 1e-4)
-        expectClose(data["rise"]?.number ?? .nan, 24 * tan(Angle(degrees: 2).radians), within: 1e-6)
+        expectClose(data["azimuth_deg"]?.number ?? .nan, 90, tolerance: 1e-4)
+        expectClose(data["rise"]?.number ?? .nan, 24 * tan(Angle(degrees: 2).radians), tolerance: 1e-6)
     }
 
     @Test("rise: exactly level has no high end and a null azimuth")

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GeometryTesting
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -25,8 +26,8 @@ struct RiseTests {
           ])
     func knownAngles(roll: Double, pitch: Double, axis: RiseAxis, highEnd: HighEnd, degrees: Double) throws {
         let rise = try surface(roll: roll, pitch: pitch).rise(over: Length(1.2, .m), axis: axis, in: .mm)
-        expectClose(rise.angle.degrees, degrees, within: 1e-12)
-        expectClose(rise.rise.value, 1200 * tan(abs(degrees) * .pi / 180), within: 1e-9)
+        expectClose(rise.angle.degrees, degrees, tolerance: 1e-12)
+        expectClose(rise.rise.value, 1200 * tan(abs(degrees) * .pi / 180), tolerance: 1e-9)
         #expect(rise.rise.unit == .mm)
         #expect(rise.highEnd == highEnd)
         #expect((rise.azimuth != nil) == (axis == .steepest))
@@ -36,8 +37,8 @@ struct RiseTests {
     func pitchOneDegree() throws {
         let rise = try surface(roll: 0, pitch: 1).rise(over: Length(1, .m), axis: .pitch, in: .mm)
         #expect(rise.highEnd == .minusX)
-        expectClose(rise.rise.value, 1000 * tan(Angle(degrees: 1).radians), within: 1e-10)
-        expectClose(rise.rise.value, 17.455064928217585, within: 1e-9)
+        expectClose(rise.rise.value, 1000 * tan(Angle(degrees: 1).radians), tolerance: 1e-10)
+        expectClose(rise.rise.value, 17.455064928217585, tolerance: 1e-9)
     }
 
     @Test("The span's unit and the result's are independent")
@@ -45,7 +46,7 @@ struct RiseTests {
         let tilted = try surface(roll: 0.5, pitch: 0)
         let inMillimetres = tilted.rise(over: Length(1, .ft), axis: .roll, in: .mm).rise.value
         let inInches = tilted.rise(over: Length(12, .in), axis: .roll, in: .in).rise.value
-        expectClose(inMillimetres, inInches * 25.4, within: 1e-12)
+        expectClose(inMillimetres, inInches * 25.4, tolerance: 1e-12)
     }
 
     @Test("Steepest: the tilt, its uphill azimuth from +x toward +y, and the dominant end")
@@ -54,8 +55,8 @@ struct RiseTests {
         let tilted = try SurfaceTilt(levelGravity: Vector3(x: 0.02, y: 0.01, z: 0.9997), standardError: .zero)
         let rise = tilted.rise(over: Length(1, .m), axis: .steepest, in: .m)
         #expect(rise.highEnd == .plusX)
-        expectClose(rise.azimuth?.radians ?? .nan, atan2(0.01, 0.02), within: 1e-15)
-        expectClose(rise.rise.value, (0.02 * 0.02 + 0.01 * 0.01).squareRoot() / 0.9997, within: 1e-15)
+        expectClose(rise.azimuth?.radians ?? .nan, atan2(0.01, 0.02), tolerance: 1e-15)
+        expectClose(rise.rise.value, (0.02 * 0.02 + 0.01 * 0.01).squareRoot() / 0.9997, tolerance: 1e-15)
         #expect(rise.angle == tilted.attitude.tilt)
         let westward = try SurfaceTilt(levelGravity: Vector3(x: 0.01, y: -0.02, z: 1), standardError: .zero)
         #expect(westward.rise(over: Length(1, .m), axis: .steepest, in: .m).highEnd == .minusY)
@@ -89,7 +90,7 @@ struct RiseTests {
         let noisier = try surface(roll: 1, pitch: -2, noise: 0.002).rise(over: span, axis: axis, in: .mm).uncertainty.value
         #expect(quiet == 0)
         #expect(noisy > 0)
-        expectClose(noisier, 2 * noisy, within: 1e-12)
+        expectClose(noisier, 2 * noisy, tolerance: 1e-12)
     }
 
     @Test("Uncertainty is 2·span·σ of tan(angle) by first-order propagation, as central differences give it",
@@ -120,7 +121,7 @@ struct RiseTests {
             let dz = (slope(gravity + Vector3(x: 0, y: 0, z: step)) - slope(gravity - Vector3(x: 0, y: 0, z: step))) / (2 * step)
             let sigma = ((dx * noise.x) * (dx * noise.x) + (dy * noise.y) * (dy * noise.y)
                 + (dz * noise.z) * (dz * noise.z)).squareRoot()
-            expectClose(rise.uncertainty.value, 2 * 1500 * sigma, within: 1e-6 * (1 + rise.uncertainty.value))
+            expectClose(rise.uncertainty.value, 2 * 1500 * sigma, tolerance: 1e-6 * (1 + rise.uncertainty.value))
         }
     }
 
@@ -128,7 +129,7 @@ struct RiseTests {
     func steepestUncertaintyAtLevel() throws {
         let rise = try surface(roll: 0, pitch: 0, noise: 0.001).rise(over: Length(1, .m), axis: .steepest, in: .mm)
         // √((σx² + σy²)/2)/gz: every uphill direction averaged.
-        expectClose(rise.uncertainty.value, 2 * 1000 * 0.001, within: 1e-12)
+        expectClose(rise.uncertainty.value, 2 * 1000 * 0.001, tolerance: 1e-12)
     }
 
     @Test("A level tilted 89° or more, or reading no gravity, cannot measure",

@@ -1,4 +1,5 @@
 import Geometry
+import GeometryTesting
 import Ruler
 import Testing
 
@@ -174,8 +175,8 @@ struct RulerLayoutTests {
         let layout = try RulerLayout(length: Length(30, .cm))
         let length = try layout.length(atPixel: px)
         #expect(length.unit == .cm)
-        expectClose(length.value, px / 80, within: 1e-12)
-        expectClose(layout.pixel(at: length.value), px, within: 1e-9)
+        expectClose(length.value, px / 80, tolerance: 1e-12)
+        expectClose(layout.pixel(at: length.value), px, tolerance: 1e-9)
     }
 
     @Test("412 px on the classic 30 cm ruler reads 5.15 cm")

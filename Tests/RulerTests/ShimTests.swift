@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GeometryTesting
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -54,7 +55,7 @@ struct ShimTests {
                 #expect(fitted.slope <= 1e-9 * (1 + originalSlope), "\(roll.degrees)° \(pitch.degrees)° \(layout)")
                 if layout == .four {
                     let fourth = shimmed[3]
-                    expectClose(fitted.height(fourth.x, fourth.y), fourth.z, within: 1e-9 * size * (1 + originalSlope))
+                    expectClose(fitted.height(fourth.x, fourth.y), fourth.z, tolerance: 1e-9 * size * (1 + originalSlope))
                 }
                 #expect(plan.feet.allSatisfy { $0.shim.value >= 0 && $0.shim.unit == unit })
                 let highest = try #require(plan.feet.first { $0.foot == plan.highestFoot })
@@ -93,10 +94,10 @@ struct ShimTests {
         let expected = 800 * tan(Angle(degrees: 1).radians)
         let shims = Dictionary(uniqueKeysWithValues: plan.feet.map { ($0.foot, $0.shim.value) })
         #expect(shims["front_left"] == 0)
-        expectClose(shims["rear_left"] ?? .nan, 0, within: 1e-12)
-        expectClose(shims["front_right"] ?? .nan, expected, within: 1e-9)
-        expectClose(shims["rear_right"] ?? .nan, expected, within: 1e-9)
-        expectClose(plan.largestShim.value, expected, within: 1e-9)
+        expectClose(shims["rear_left"] ?? .nan, 0, tolerance: 1e-12)
+        expectClose(shims["front_right"] ?? .nan, expected, tolerance: 1e-9)
+        expectClose(shims["rear_right"] ?? .nan, expected, tolerance: 1e-9)
+        expectClose(plan.largestShim.value, expected, tolerance: 1e-9)
     }
 
     @Test("Pitch +1° tips the front down: the front feet get length·(gx/gz)")
@@ -105,7 +106,7 @@ struct ShimTests {
         let plan = tilted.shims(length: Length(48, .in), width: Length(24, .in), feet: .three, in: .in)
         #expect(plan.highestFoot == "rear_left")
         let front = try #require(plan.feet.first)
-        expectClose(front.shim.value, 48 * tan(Angle(degrees: 1).radians), within: 1e-9)
+        expectClose(front.shim.value, 48 * tan(Angle(degrees: 1).radians), tolerance: 1e-9)
     }
 
     @Test("The same plan in any unit is the same distances")
@@ -114,8 +115,8 @@ struct ShimTests {
         let millimetres = tilted.shims(length: Length(1.5, .m), width: Length(0.9, .m), feet: .four, in: .mm)
         let inches = tilted.shims(length: Length(1.5, .m), width: Length(0.9, .m), feet: .four, in: .in)
         for (mm, inch) in zip(millimetres.feet, inches.feet) {
-            expectClose(mm.shim.value, inch.shim.value * 25.4, within: 1e-9)
-            expectClose(mm.uncertainty.value, inch.uncertainty.value * 25.4, within: 1e-9)
+            expectClose(mm.shim.value, inch.shim.value * 25.4, tolerance: 1e-9)
+            expectClose(mm.uncertainty.value, inch.uncertainty.value * 25.4, tolerance: 1e-9)
         }
     }
 
@@ -132,12 +133,12 @@ struct ShimTests {
                 #expect(one.uncertainty.value == 0)
             } else {
                 #expect(one.uncertainty.value > 0)
-                expectClose(three.uncertainty.value, 3 * one.uncertainty.value, within: 1e-9)
+                expectClose(three.uncertainty.value, 3 * one.uncertainty.value, tolerance: 1e-9)
             }
         }
         // Rear left is highest; the front right shim spans the diagonal: about 2·√2 m·σ/gz at k = 2.
         #expect(noisy.highestFoot == "rear_left")
         let diagonal = try #require(noisy.feet.first { $0.foot == "front_right" })
-        expectClose(diagonal.uncertainty.value, 2 * 1000 * 0.001 * 2.0.squareRoot(), within: 0.1)
+        expectClose(diagonal.uncertainty.value, 2 * 1000 * 0.001 * 2.0.squareRoot(), tolerance: 0.1)
     }
 }

@@ -1,15 +1,9 @@
 import Contract
 import FoundationEssentials
 import Geometry
+import GeometryTesting
 import RulerService
 import Testing
-
-/// Records an issue unless `actual` is within `tolerance` of `expected` (absolute).
-func expectClose(_ actual: Double, _ expected: Double, within tolerance: Double,
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(abs(actual - expected) <= tolerance, "\(actual) is not within \(tolerance) of \(expected)",
-            sourceLocation: sourceLocation)
-}
 
 /// A reply's bytes read back as JSON, the way a client reads them.
 struct DecodedReply {
