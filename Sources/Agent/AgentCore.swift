@@ -89,7 +89,7 @@ public actor AgentCore {
                 calibration record: CalibrationRecord? = nil,
                 calibrationChip: CalibrationRecord.Chip = AgentCore.unknownChip, log: AgentLog, version: String,
                 homeAssistant: HomeAssistantOptions? = nil, temperatureSource: TemperatureSource = .automatic,
-                temperatureStaleSeconds: Double = Double(AgentConfiguration.SensorSettings.defaultTemperatureStaleSeconds),
+                temperatureStaleS: Double = Double(AgentConfiguration.SensorSettings.defaultTemperatureStaleS),
                 driftLearning: DriftLearning.Configuration = .standard, clock: @escaping @Sendable () -> Double,
                 wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         environment = AgentEnvironment(topics: topics, mqtt: mqtt, store: store, sampling: sampling, log: log,
@@ -98,7 +98,7 @@ public actor AgentCore {
         discovery = homeAssistant.map { DiscoveryPublisher(options: $0, topics: topics) }
         calibrating = CalibrationState(record: record, chip: calibrationChip)
         sensor = SensorState(rateHz: settings.sampleRateHz)
-        temperature = TemperatureState(source: temperatureSource, staleAfterSeconds: temperatureStaleSeconds,
+        temperature = TemperatureState(source: temperatureSource, staleAfterSeconds: temperatureStaleS,
                                        startedAt: clock())
         driftLearningConfiguration = driftLearning
         // The stored zero was saved corrected by this same calibration: both come from the state

@@ -67,7 +67,7 @@ public struct AgentRunner: Sendable {
                              zeroGravity: loaded.zero?.referenceGravity, calibration: AgentRunner.calibration(store, log: log),
                              calibrationChip: chipRecord(), log: log, version: version,
                              homeAssistant: homeAssistant, temperatureSource: configuration.sensor.temperature,
-                             temperatureStaleSeconds: Double(configuration.sensor.temperatureStaleSeconds),
+                             temperatureStaleS: Double(configuration.sensor.temperatureStaleS),
                              driftLearning: AgentRunner.driftLearning(configuration.sensor), clock: { clock.now() })
         let requests = RequestService(topics: topics,
                                       reservedPrefixes: [configuration.mqtt.baseTopic + "/",
@@ -75,7 +75,7 @@ public struct AgentRunner: Sendable {
                                       mqtt: client,
                                       requestsPerSecond: Double(configuration.service.requestsPerSecond),
                                       burst: Double(configuration.service.burst),
-                                      requestTimeout: Double(configuration.service.requestTimeoutSeconds),
+                                      requestTimeout: Double(configuration.service.requestTimeoutS),
                                       log: log, clock: { clock.now() }, wallClock: { Date().timeIntervalSince1970 },
                                       currentReading: { await core.currentReading() })
         let notifier = SystemdNotifier()
@@ -272,8 +272,8 @@ extension AgentRunner {
         var connection = brokerConnection(configuration, clientID: configuration.mqtt.clientID,
                                           will: MQTTWill(topic: topics.status, payload: "offline", qos: .atLeastOnce,
                                                          retain: true))
-        connection.cleanSession = configuration.mqtt.sessionExpirySeconds == 0
-        connection.sessionExpiry = .seconds(configuration.mqtt.sessionExpirySeconds)
+        connection.cleanSession = configuration.mqtt.sessionExpiryS == 0
+        connection.sessionExpiry = .seconds(configuration.mqtt.sessionExpiryS)
         connection.maximumIncomingPayload = LiveSettings.maximumPayloadBytes
         connection.maximumPacketSize = maximumPacketSize
         connection.receiveMaximum = configuration.mqtt.receiveMaximum
@@ -284,7 +284,7 @@ extension AgentRunner {
     /// The inbound probe on `P/probe`: after `mqtt.inbound_probe_s` without a QoS 1/2 delivery,
     /// waiting at most ``inboundProbeTimeoutS`` for its echo.
     static func inboundProbe(_ configuration: AgentConfiguration, topics: Topics) -> InboundProbeSettings {
-        let silence = configuration.mqtt.inboundProbeSeconds
+        let silence = configuration.mqtt.inboundProbeS
         return InboundProbeSettings(topic: topics.inboundProbe, silence: .seconds(silence),
                                     timeout: .seconds(min(inboundProbeTimeoutS, silence)))
     }
@@ -315,7 +315,7 @@ extension AgentRunner {
             clientID: clientID, keepAlive: mqtt.keepalive,
             // Without a config file nothing resolved the password yet: PLUMB_MQTT_PASSWORD still counts.
             username: mqtt.username, password: mqtt.password ?? (try? mqtt.resolvePassword()) ?? nil,
-            will: will, tls: tls, failbackInterval: .seconds(mqtt.failbackSeconds))
+            will: will, tls: tls, failbackInterval: .seconds(mqtt.failbackS))
     }
 }
 
@@ -334,9 +334,9 @@ extension AgentRunner {
     /// `learn_drift`'s buckets and minimum run, from `sensor.learn_drift_*`: progress every ten
     /// buckets.
     static func driftLearning(_ sensor: AgentConfiguration.SensorSettings) -> DriftLearning.Configuration {
-        let bucket = Double(sensor.learnDriftBucketSeconds)
+        let bucket = Double(sensor.learnDriftBucketS)
         return DriftLearning.Configuration(bucketSeconds: bucket,
-                                           minimumDurationSeconds: Double(sensor.learnDriftMinimumSeconds),
+                                           minimumDurationSeconds: Double(sensor.learnDriftMinimumS),
                                            progressEverySeconds: 10 * bucket)
     }
 

@@ -164,18 +164,18 @@ extension AgentConfiguration {
             }
             mqtt.port = explicitPort ?? (usesTLS ? 8883 : 1883)
         }
-        mqtt.failbackSeconds = try section.int("failback_s", in: 5...86_400,
+        mqtt.failbackS = try section.int("failback_s", in: 5...86_400,
                                                what: "the seconds between checks of the first broker")
-            ?? mqtt.failbackSeconds
-        mqtt.sessionExpirySeconds = try section.int("session_expiry_s", in: 0...4_294_967_295,
+            ?? mqtt.failbackS
+        mqtt.sessionExpiryS = try section.int("session_expiry_s", in: 0...4_294_967_295,
                                                     what: "the seconds a broker keeps the session (0: none)")
-            ?? mqtt.sessionExpirySeconds
+            ?? mqtt.sessionExpiryS
         mqtt.receiveMaximum = try section.int("receive_maximum", in: 1...65_535,
                                               what: "the QoS 1/2 messages the broker may have in flight to the agent")
             ?? mqtt.receiveMaximum
-        mqtt.inboundProbeSeconds = try section.int("inbound_probe_s", in: 2...50,
+        mqtt.inboundProbeS = try section.int("inbound_probe_s", in: 2...50,
                                                    what: "the seconds of silence before the inbound probe")
-            ?? mqtt.inboundProbeSeconds
+            ?? mqtt.inboundProbeS
         if usesTLS { mqtt.tls = try Self.readTLS(tlsSection, marks: &marks) }
         if let clientID = try section.string("client_id") {
             if let problem = Self.clientIDProblem(clientID) { throw section.error(.invalidValue, "client_id", problem) }
@@ -286,9 +286,9 @@ extension AgentConfiguration {
         service.requestsPerSecond = try section.int("requests_per_s", in: 1...1_000_000,
                                                     what: "the ruler service's requests per second") ?? service.requestsPerSecond
         service.burst = try section.int("burst", in: 1...1_000_000, what: "the requests a burst may hold") ?? service.burst
-        service.requestTimeoutSeconds = try section.int("request_timeout_s", in: 1...86_400,
+        service.requestTimeoutS = try section.int("request_timeout_s", in: 1...86_400,
                                                         what: "the seconds after which a stamped request is stale")
-            ?? service.requestTimeoutSeconds
+            ?? service.requestTimeoutS
     }
 
     /// Why `url` cannot be Home Assistant's `configuration_url`, or nil.

@@ -63,14 +63,14 @@ extension AgentConfiguration {
                     + " Pi's own, or none.")
             }
         }
-        sensor.temperatureStaleSeconds = try section.int(
+        sensor.temperatureStaleS = try section.int(
             "temperature_stale_s", in: SensorSettings.temperatureStaleRange,
-            what: "the seconds without a temperature after which it is stale") ?? sensor.temperatureStaleSeconds
-        sensor.learnDriftMinimumSeconds = try section.int(
+            what: "the seconds without a temperature after which it is stale") ?? sensor.temperatureStaleS
+        sensor.learnDriftMinimumS = try section.int(
             "learn_drift_minimum_s", in: SensorSettings.learnDriftMinimumRange,
-            what: "the seconds learn_drift must run before it may fit") ?? sensor.learnDriftMinimumSeconds
-        sensor.learnDriftBucketSeconds = try section.int(
+            what: "the seconds learn_drift must run before it may fit") ?? sensor.learnDriftMinimumS
+        sensor.learnDriftBucketS = try section.int(
             "learn_drift_bucket_s", in: SensorSettings.learnDriftBucketRange,
-            what: "the seconds of readings learn_drift averages into one point") ?? sensor.learnDriftBucketSeconds
+            what: "the seconds of readings learn_drift averages into one point") ?? sensor.learnDriftBucketS
     }
 }

@@ -57,7 +57,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     public struct MQTTSettings: Sendable, Equatable {
         /// The brokers in order of preference: the agent connects to the first, moves to the next
         /// on a failed connect or a lost connection, and returns to the first while connected
-        /// elsewhere (see ``failbackSeconds``). Never empty; one (`localhost:1883`) by default.
+        /// elsewhere (see ``failbackS``). Never empty; one (`localhost:1883`) by default.
         /// Every broker shares ``tls``, the credentials and the client id.
         public internal(set) var brokers = [BrokerSettings(host: "localhost", port: 1883)]
         /// The first broker's host name or IP address (IPv6 without brackets): the broker to use
@@ -73,12 +73,12 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         /// `mqtt.failback_s`: while on a later broker, check at most this often (seconds, 5 to
         /// 86400; 60 by default) whether the first accepts connections again, and go back to it.
-        public internal(set) var failbackSeconds = 60
+        public internal(set) var failbackS = 60
         /// `mqtt.session_expiry_s`: how long a broker keeps the agent's persistent session
         /// (its subscriptions and the QoS 1 messages that arrive for it) while the agent is
         /// away, in seconds, 0 to 4294967295; one day (86400) by default. 0 turns persistent
         /// sessions off: every connection starts clean, and what arrives while away is lost.
-        public internal(set) var sessionExpirySeconds = 86_400
+        public internal(set) var sessionExpiryS = 86_400
         /// `mqtt.receive_maximum`: how many QoS 1/2 messages the broker may have in flight to the
         /// agent at once (MQTT 5's Receive Maximum), 1 to 65535; 65535 by default. mosquitto
         /// loses one for good with every message it drops as larger than the agent's 1 MiB
@@ -89,7 +89,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         /// with a QoS 1 message to `P/probe`, that the broker still delivers to it; 2 to 50, 30 by
         /// default. The probe waits at most 10 s (or this, if less) before the agent reconnects,
         /// so a stall is found within 40 s at the default, 60 s at most.
-        public internal(set) var inboundProbeSeconds = 30
+        public internal(set) var inboundProbeS = 30
         /// TLS settings, or nil for a plain TCP connection.
         public internal(set) var tls: TLSSettings?
         /// The MQTT client identifier; `plumb-<device id>` by default.
@@ -148,7 +148,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         public internal(set) var burst = 50
         /// `service.request_timeout_s`: a request stamped with `sent_at` longer ago than this
         /// (seconds, 1 to 86400; 30 by default) is answered `stale` instead of late.
-        public internal(set) var requestTimeoutSeconds = 30
+        public internal(set) var requestTimeoutS = 30
 
         init() {}
     }
@@ -183,21 +183,21 @@ public struct AgentConfiguration: Sendable, Equatable {
         public internal(set) var temperature = TemperatureSource.automatic
         /// `sensor.temperature_stale_s`: seconds without a temperature after which the source is
         /// stale (health says so and the uncertainty widens). Default 600.
-        public internal(set) var temperatureStaleSeconds = SensorSettings.defaultTemperatureStaleSeconds
+        public internal(set) var temperatureStaleS = SensorSettings.defaultTemperatureStaleS
 
         /// `sensor.learn_drift_minimum_s`: how long `learn_drift` must run before `stop` may fit,
         /// in seconds. Default 3600: a drift is learned over hours, as the workshop warms and cools.
-        public internal(set) var learnDriftMinimumSeconds = 3600
+        public internal(set) var learnDriftMinimumS = 3600
         /// `sensor.learn_drift_bucket_s`: seconds of readings `learn_drift` averages into one
         /// point. Default 60; progress comes every ten points.
-        public internal(set) var learnDriftBucketSeconds = 60
+        public internal(set) var learnDriftBucketS = 60
         /// What `sensor.learn_drift_minimum_s` and `sensor.learn_drift_bucket_s` accept.
         public static let learnDriftMinimumRange = 10...604_800
         public static let learnDriftBucketRange = 1...600
 
-        /// The default ``temperatureStaleSeconds``: ten minutes, several of a thermometer's
+        /// The default ``temperatureStaleS``: ten minutes, several of a thermometer's
         /// usual reporting intervals.
-        public static let defaultTemperatureStaleSeconds = 600
+        public static let defaultTemperatureStaleS = 600
         /// What `sensor.temperature_stale_s` accepts.
         public static let temperatureStaleRange = 10...86_400
 

@@ -28,17 +28,17 @@ struct BrokerListTests {
     func defaults() throws {
         let config = try parse("mqtt:\n  url: mqtt://only.lan\n")
         #expect(config.mqtt.brokers.count == 1)
-        #expect(config.mqtt.failbackSeconds == 60)
-        #expect(config.mqtt.sessionExpirySeconds == 86_400, "one day")
+        #expect(config.mqtt.failbackS == 60)
+        #expect(config.mqtt.sessionExpiryS == 86_400, "one day")
         #expect(try parse("").mqtt.urls == ["mqtt://localhost:1883"])
     }
 
     @Test("failback_s and session_expiry_s are read, 0 turning the persistent session off")
     func failbackAndExpiry() throws {
         let config = try parse("mqtt:\n  failback_s: 5\n  session_expiry_s: 0\n")
-        #expect(config.mqtt.failbackSeconds == 5)
-        #expect(config.mqtt.sessionExpirySeconds == 0)
-        #expect(try parse("mqtt:\n  session_expiry_s: 4294967295\n").mqtt.sessionExpirySeconds == 4_294_967_295)
+        #expect(config.mqtt.failbackS == 5)
+        #expect(config.mqtt.sessionExpiryS == 0)
+        #expect(try parse("mqtt:\n  session_expiry_s: 4294967295\n").mqtt.sessionExpiryS == 4_294_967_295)
     }
 
     @Test("Out of range or of the wrong type, failback_s and session_expiry_s say what they take")
@@ -56,12 +56,12 @@ struct BrokerListTests {
     func inboundKeys() throws {
         let defaults = try parse("")
         #expect(defaults.mqtt.receiveMaximum == 65_535)
-        #expect(defaults.mqtt.inboundProbeSeconds == 30)
-        #expect(defaults.service.requestTimeoutSeconds == 30)
+        #expect(defaults.mqtt.inboundProbeS == 30)
+        #expect(defaults.service.requestTimeoutS == 30)
         let set = try parse("mqtt:\n  receive_maximum: 20\n  inbound_probe_s: 2\nservice:\n  request_timeout_s: 5\n")
         #expect(set.mqtt.receiveMaximum == 20)
-        #expect(set.mqtt.inboundProbeSeconds == 2)
-        #expect(set.service.requestTimeoutSeconds == 5)
+        #expect(set.mqtt.inboundProbeS == 2)
+        #expect(set.service.requestTimeoutS == 5)
         expectError(parseError("mqtt:\n  receive_maximum: 0\n"), .invalidValue, keyPath: "mqtt.receive_maximum", line: 2,
                     reasonContains: ["1 to 65535"])
         expectError(parseError("mqtt:\n  receive_maximum: 65536\n"), .invalidValue, keyPath: "mqtt.receive_maximum",

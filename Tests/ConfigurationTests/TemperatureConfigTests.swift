@@ -27,10 +27,10 @@ struct TemperatureConfigTests {
         #expect(try parse("  temperature: thermal_zone:0\n").sensor.temperature == .thermalZone(0))
         #expect(try parse("  temperature: \"mqtt:a b/c\"\n").sensor.temperature == .mqtt(topic: "a b/c"))
         let defaults = try AgentConfiguration.parse(yaml: "", source: "t").sensor
-        #expect(defaults.temperatureStaleSeconds == 600 && defaults.learnDriftMinimumSeconds == 3600
-                && defaults.learnDriftBucketSeconds == 60)
+        #expect(defaults.temperatureStaleS == 600 && defaults.learnDriftMinimumS == 3600
+                && defaults.learnDriftBucketS == 60)
         let set = try parse("  temperature_stale_s: 120\n  learn_drift_minimum_s: 600\n  learn_drift_bucket_s: 5\n").sensor
-        #expect(set.temperatureStaleSeconds == 120 && set.learnDriftMinimumSeconds == 600 && set.learnDriftBucketSeconds == 5)
+        #expect(set.temperatureStaleS == 120 && set.learnDriftMinimumS == 600 && set.learnDriftBucketS == 5)
     }
 
     @Test(arguments: [
