@@ -10,9 +10,8 @@
 # (the bus and the broker, the guest's own mosquitto on 127.0.0.1), systemctl restart, journalctl,
 # reload, stop; then the command line beside the service, kill -9 and the watchdog, and purge.
 #
-# Checks marked [control socket] test issue 18's contract for the agent's control socket
-# (/run/plumb/control.sock, the command line through the running agent); they were written
-# before that work landed, against the issue, and fail on a tree without it.
+# Checks marked [control socket] test the agent's control socket (/run/plumb/control.sock, the
+# command line through the running agent).
 set -u
 payload=/mnt/plumb-vm
 # shellcheck source=/dev/null
@@ -246,7 +245,7 @@ fi
 run_tumble "the service stopped, sudo -u plumb: " plumb
 rm -f /var/lib/plumb/calibration.json
 
-# ---- The command line beside the running service (issue 18, items 1, 2) ---------------------
+# ---- The command line beside the running service --------------------------------------------
 timeout 60 systemctl start plumb
 wait_retained status online 20 >/dev/null
 note "     the command line beside the service; $SOCKET_MARK checks wait for the agent's control socket"

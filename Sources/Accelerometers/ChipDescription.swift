@@ -5,7 +5,7 @@ import Thermal
 
 /// Everything above the drivers may know of a chip: its one owner of facts, read from its
 /// datasheet. The pipeline, `stable`, calibration, vibration, the command line, config
-/// validation, discovery and health ask this and never name a chip (issue 19's seam).
+/// validation, discovery and health ask this and never name a chip (the chip seam, ChipSeamTests).
 ///
 /// A value with no I/O; each driver has one (``Accelerometer/description``).
 public struct ChipDescription: Sendable, Hashable {

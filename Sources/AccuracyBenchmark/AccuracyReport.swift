@@ -37,9 +37,8 @@ public struct AccuracyReport: Sendable {
             self.settling = settling
         }
 
-        /// Issue 19's targets per chip: the ADXL345's as issue 5 set them; the ADXL355's
-        /// (≤ 0.01° to 10°, ≤ 0.02° to 45°, 1σ ≤ 0.002°) and the MPU-6050's (≤ 0.05° to 10°) as
-        /// item 7 states them, its other figures for contrast.
+        /// The targets per chip: the ADXL345's; the ADXL355's (≤ 0.01° to 10°, ≤ 0.02° to 45°,
+        /// 1σ ≤ 0.002°) and the MPU-6050's (≤ 0.05° to 10°, its other figures for contrast).
         public static func of(_ model: BenchChipModel) -> Targets {
             switch model {
             case .adxl345: Targets(sixPointTo10: 0.05, sixPointTo45: 0.1, reversalZero: 0.03, repeatability: 0.02)

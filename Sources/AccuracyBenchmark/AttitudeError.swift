@@ -35,7 +35,7 @@ public struct BenchAttitude: Hashable, Sendable, CustomStringConvertible {
         self.degrees = degrees
     }
 
-    /// The angles: 0, 0.5, 1, 2, 5, 10, 20 and 45°, of roll and of pitch.
+    /// The angles measured: 0, 0.5, 1, 2, 5, 10, 20 and 45°, of roll and of pitch.
     public static let angles: [Double] = [0, 0.5, 1, 2, 5, 10, 20, 45]
     public static let all: [BenchAttitude] = [Axis.roll, .pitch].flatMap { axis in angles.map { BenchAttitude(axis, $0) } }
 

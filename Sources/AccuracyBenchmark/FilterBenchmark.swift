@@ -68,7 +68,7 @@ public struct FilterBenchmark: Sendable {
             self.filter = filter
         }
 
-        /// Whether the issue's targets are met: error ≤ 0.05°, 1σ ≤ 0.02°, ≤ 2 transitions a
+        /// Whether the targets are met: error ≤ 0.05°, 1σ ≤ 0.02°, ≤ 2 transitions a
         /// minute.
         public var meetsTargets: Bool {
             abs(tiltError) <= FilterBenchmark.errorTarget && sigma <= FilterBenchmark.sigmaTarget
@@ -76,7 +76,7 @@ public struct FilterBenchmark: Sendable {
         }
     }
 
-    /// The targets of issue 11: tilt error, 1σ of 1 s means (degrees), level transitions a minute.
+    /// The targets: tilt error, 1σ of 1 s means (degrees), level transitions a minute.
     public static let errorTarget = 0.05
     public static let sigmaTarget = 0.02
     public static let transitionTarget = 2.0

@@ -15,7 +15,7 @@ import Settings
 import SimulatedADXL345
 import Thermal
 
-/// The temperature benchmark on one part (issue 20, item 5): calibrate it on the bench at two
+/// The temperature benchmark on one part: calibrate it on the bench at two
 /// temperatures with the real tumble, learn its drift in place over a day, and read it through
 /// the agent's pipeline, temperature and all, over a 0 → 40 °C ramp and a 22 ± 8 °C day.
 ///

@@ -19,7 +19,7 @@ import Thermal
 /// (``trackerLeadSeconds``). Drift follows temperature over minutes, so readings minutes apart see
 /// every temperature the ramp and the cycle pass through.
 public struct TemperatureOptions: Sendable {
-    /// The bench calibration's two tumbles, °C (issue 20: 15 and 30 °C).
+    /// The bench calibration's two tumbles, °C: 15 and 30 °C.
     public var benchCelsius = [15.0, 30.0]
     /// The one tumble of a user who calibrates once on the bench, °C: the uncompensated contrast
     /// (no drift model), and where the second in-place learning starts from.

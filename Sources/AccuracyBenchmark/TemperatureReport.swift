@@ -32,7 +32,7 @@ public struct TemperatureReport: Sendable {
         public let dominant: String
 
         /// The bound's 95th percentile over the true error's: 1 for a bound as tight as honest
-        /// allows, at most 3 by the target.
+        /// allows, at most 3 by the target.
         public var ratio: Double { boundP95 / errorP95 }
         public var coverageMet: Bool { coverage >= TemperatureReport.coverageTarget }
         public var ratioMet: Bool { ratio <= TemperatureReport.ratioTarget }

@@ -3,7 +3,7 @@ import Foundation
 import Vibration
 import VibrationVocabulary
 
-/// The vibration benchmark (docs/guides/vibration.md, "Vibration"): the accuracy targets of issue 11 measured on
+/// The vibration benchmark (docs/guides/vibration.md, "Vibration"): the accuracy targets measured on
 /// the simulated ADXL345 through the real driver, cross-checked on a synthetic chip-like source
 /// that shares no code with the simulator, all in simulated time.
 func benchmarkVibration() {

@@ -96,7 +96,7 @@ extension SimulatedADXL355 {
             /// Zero-g offset, ±25 mg on every axis (datasheet typical, from memory: not checked
             /// against the PDF).
             public static let offsetG = 0.025
-            /// Offset drift, ±0.02 mg/°C (the typical figure issue 19 quotes; the maximum is
+            /// Offset drift, ±0.02 mg/°C (the typical figure; the maximum is
             /// 0.15 mg/°C, Analog Devices' EVAL-ADXL355-PMDZ guide).
             public static let offsetDriftGPerDegree = 0.02e-3
             /// Sensitivity, ±1 %: Plumb's assumption of a typical spread. The datasheet's limits

@@ -88,7 +88,7 @@ struct LevelUnderNoiseTests {
     }
 
     // The agent's own pipeline at its defaults: 0.1 s block means into a 1 s moving average,
-    // updated ten times a second; tolerance 0.1°, hysteresis 0.02° (the issue's), dwell 3 s.
+    // updated ten times a second; tolerance 0.1°, hysteresis 0.02°, dwell 3 s.
     // The hysteresis alone is about 1σ of a 1 s mean's tilt noise (0.018°), so it can't keep the
     // state still by itself; the dwell does: leaving needs the average above 0.12° for 3 s, which
     // spans three independent windows (P ≈ 0.15³ ≈ 3e-3 per 3 s, and the level must first be

@@ -7,7 +7,7 @@ import Testing
 import Vibration
 import VibrationVocabulary
 
-@Suite("Live settings of issue 11: the level filter, the vibration analysis and the running state")
+@Suite("Live settings: the level filter, the vibration analysis and the running state")
 struct VibrationSettingsTests {
     @Test("Defaults: mean filter, vibration on, 1 s windows, 10 s interval, class I, 1 mm/s, 25 %, 5 s, 120 s")
     func defaults() {

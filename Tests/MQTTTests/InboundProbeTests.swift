@@ -3,7 +3,7 @@ import Foundation
 import MQTT
 import Testing
 
-/// The broker behaviour behind issue 17, pinned on the mosquitto this machine has, and what the
+/// The broker behaviour behind the inbound stall, pinned on the mosquitto this machine has, and what the
 /// client does about it: a Receive Maximum the flood cannot exhaust, and the inbound probe.
 @Suite("Inbound probe and Receive Maximum over a real broker", .serialized)
 struct InboundProbeTests {

@@ -2,7 +2,7 @@ import BrokerHarness
 import Foundation
 import MQTT
 
-/// Messages over the 1 MiB maximum packet size the agent announces (issue 17). mosquitto drops
+/// Messages over the 1 MiB maximum packet size the agent announces. mosquitto drops
 /// each one for the agent ("Dropping too large outgoing PUBLISH for <client id>" in its log), so
 /// the agent never sees them; and it never gives back the unit of the agent's Receive Maximum
 /// that a QoS 1 or 2 one took. That many such drops stall the agent's inbound QoS 1/2 path.

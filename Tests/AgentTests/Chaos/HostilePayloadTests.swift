@@ -6,7 +6,7 @@ import Testing
 /// `make chaos`, the hostile client: seeded hostile messages at a steady rate, then a flood,
 /// against a real broker and the agent on the simulated chip; among them messages over 1 MiB at
 /// QoS 0, 1 and 2 on every topic the agent listens to (the broker drops them for the agent, and
-/// before issue 17's fix 20 at QoS 1/2 made it deaf) and valid config writes that must all be
+/// at a receive maximum of 20 that many at QoS 1/2 would make it deaf) and valid config writes that must all be
 /// applied. One summary line.
 @Suite("Chaos: hostile payloads", .serialized, .enabled(if: ChaosEnvironment.chaosEnabled))
 struct HostilePayloadTests {

@@ -3,7 +3,7 @@ import Foundation
 import MQTT
 import Testing
 
-/// `make chaos`, the inbound stall of issue 17 made to happen: the agent announces libmosquitto's
+/// `make chaos`, the inbound stall made to happen: the agent announces libmosquitto's
 /// old Receive Maximum of 20 and probes after 2 s of silence, and messages over 1 MiB at QoS 1/2
 /// (which mosquitto drops for it, never giving back their units) stall its inbound path. The
 /// probe must find each stall, say so once, and reconnect keeping the session, so that every

@@ -20,7 +20,7 @@ final class Observer: Sendable {
     ///   - moreFilters: subscribed as well as `filter`.
     ///   - maximumPacketSize: announced (MQTT 5), so the broker drops larger messages for the
     ///     observer as it does for the agent; with it, pass a large `receiveMaximum`, since
-    ///     mosquitto never gives back the unit of a QoS 1/2 message it drops so (issue 17).
+    ///     mosquitto never gives back the unit of a QoS 1/2 message it drops so (the inbound stall).
     ///   - maximumIncomingPayload: payloads kept cut to this many bytes and one (a long run's memory).
     init(port: Int, filter: String = "plumb/#", moreFilters: [String] = [], persistentSession: Bool = false,
          version: MQTTProtocolVersion? = nil, login: (user: String, password: String)? = nil,
