@@ -27,9 +27,9 @@ extension Canvas {
     ///
     /// With no more distinct colours than that, every pixel keeps its own. Otherwise a median cut
     /// over the distinct colours, in premultiplied space (so that every fully transparent pixel is
-    /// one colour, which keeps an entry of its own): the group spanning the widest range in any channel is split at its pixel-weighted
-    /// median in that channel, until there are `maximumColours` groups, and each group is drawn in
-    /// its pixel-weighted mean. Splitting the widest group first spends the palette on the edge
+    /// one colour, which keeps an entry of its own): the group spanning the widest range in any
+    /// channel is split at its pixel-weighted median in that channel, until there are
+    /// `maximumColours` groups, and each group is drawn in its pixel-weighted mean. Splitting the widest group first spends the palette on the edge
     /// shades, which are rare but what anti-aliasing is made of.
     public func indexed(maximumColours: Int = 256) -> IndexedPicture {
         let limit = min(max(maximumColours, 2), 256)
@@ -39,10 +39,10 @@ extension Canvas {
         }
         // Fully transparent is a group of its own, whatever else is merged: the background must
         // not take on the tint of the faint edge shades beside it.
-        let transparent = counts.removeValue(forKey: 0).map { [PaletteColour(key: 0, count: $0)] }
+        let transparent = counts.removeValue(forKey: 0).map { [[PaletteColour(key: 0, count: $0)]] } ?? []
         // Sorted so the palette, and so the file, depends on the picture alone.
-        var groups = (transparent.map { [$0] } ?? []) + [counts.map { PaletteColour(key: $0.key, count: $0.value) }.sorted { $0.key < $1.key }]
-        groups.removeAll { $0.isEmpty }
+        let opaque = counts.map { PaletteColour(key: $0.key, count: $0.value) }.sorted { $0.key < $1.key }
+        var groups = transparent + (opaque.isEmpty ? [] : [opaque])
         while groups.count < limit {
             guard let (widest, channel) = Self.widestGroup(groups) else { break }
             let (low, high) = Self.split(groups[widest], along: channel)
