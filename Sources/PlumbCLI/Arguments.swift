@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +102,7 @@ struct ParsedArguments {
     /// A finite number, optionally within `range`.
     func double(_ name: String, in range: ClosedRange<Double>? = nil, what: String = "a number") throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let value = Double(text.trimmed), value.isFinite else {
+        guard let value = Double(text.trimmingWhitespace), value.isFinite else {
             throw UsageError("\(name) takes \(what); '\(text)' is not one.")
         }
         if let range, !range.contains(value) {
@@ -113,7 +114,7 @@ struct ParsedArguments {
     /// A whole number within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text.trimmed) else {
+        guard let value = Int(text.trimmingWhitespace) else {
             throw UsageError("\(name) takes a whole number; '\(text)' is not one.")
         }
         guard range.contains(value) else {
@@ -126,7 +127,7 @@ struct ParsedArguments {
     func triple(_ name: String, allowSingle: Bool, in range: ClosedRange<Double>) throws(UsageError) -> [Double]? {
         guard let text = values[name] else { return nil }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double(String($0).trimmed) }
+            .map { Double($0.trimmingWhitespace) }
         let shapes = allowSingle ? "one number or three (X,Y,Z)" : "three numbers X,Y,Z"
         guard parts.count == 3 || (allowSingle && parts.count == 1),
               parts.allSatisfy({ $0 != nil && $0!.isFinite && range.contains($0!) })

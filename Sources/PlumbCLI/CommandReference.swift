@@ -1,3 +1,5 @@
+import Geometry
+
 /// The command line's reference and its shell completions, written from the commands' own
 /// names, usages, help and option specs, so they say what `plumb <command> --help` says and
 /// cannot drift from it. `make docs` writes ``files()``; a test fails when a file in the
@@ -70,16 +72,8 @@ public enum CommandReference {
             default: out.append(character)
             }
         }
-        let lines: [String] = out.split(separator: "\n", omittingEmptySubsequences: false).map(trimmed)
+        let lines: [String] = out.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.trimmingWhitespace) }
         return lines.joined(separator: "\n")
-    }
-
-    /// `line` without the spaces that open and close it.
-    static func trimmed(_ line: Substring) -> String {
-        var line = line
-        while line.first == " " { line.removeFirst() }
-        while line.last == " " { line.removeLast() }
-        return String(line)
     }
 
     /// Help text in one table cell: one line, its runs of spaces made one.

@@ -195,7 +195,7 @@ struct SimulationOptions {
 
     private static func crossAxis(_ parsed: ParsedArguments) throws(UsageError) -> CrossAxis? {
         guard let text = parsed.string("--sim-cross-axis") else { return nil }
-        let terms = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmed) }
+        let terms = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingWhitespace) }
         guard terms.count == 1 || terms.count == 6,
               terms.allSatisfy({ $0 != nil && $0!.isFinite && abs($0!) <= 10 }) else {
             throw UsageError("--sim-cross-axis takes one bound in percent (each term drawn within ±PCT) or six terms"

@@ -10,9 +10,4 @@ extension String {
     func rightAligned(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
-
-    /// Without leading and trailing white space.
-    var trimmed: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
 }
