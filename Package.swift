@@ -152,7 +152,7 @@ let package = Package(
             "Accelerometers", "Calibrating", "I2C", "Persistence", "Geometry", "Level", "Sampling", "Settings",
             "SimulatedADXL345", "SimulatedADXL355", "SimulatedMPU6050", "Thermal",
         ]),
-        // make docs: the references generated from the code (docs/reference/cli.md, the completions).
+        // make docs: the references generated from the code (the CLI and settings references, the completions).
         .executableTarget(name: "PlumbDocs", dependencies: ["PlumbCLI"]),
         .executableTarget(name: "PlumbBench", dependencies: [
             "Accelerometers", "AccuracyBenchmark", "Contract", "Geometry", "Level", "Sampling", "SimulatedADXL345", "I2C", "MQTT",

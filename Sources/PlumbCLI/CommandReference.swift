@@ -1,4 +1,13 @@
 import Geometry
+import Settings
+
+/// Every file `make docs` writes, by path from the repository's root, with its contents: the
+/// command line's reference and completions, and the live settings' reference.
+public enum ReferenceDocs {
+    public static func files() -> [(path: String, contents: String)] {
+        CommandReference.files() + [("docs/reference/settings.md", SettingsReference.markdown())]
+    }
+}
 
 /// The command line's reference and its shell completions, written from the commands' own
 /// names, usages, help and option specs, so they say what `plumb <command> --help` says and

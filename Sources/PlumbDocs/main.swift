@@ -13,7 +13,7 @@ guard arguments.count == 1 else {
 }
 let root = URL(fileURLWithPath: arguments[0])
 var stale: [String] = []
-for file in CommandReference.files() {
+for file in ReferenceDocs.files() {
     let url = root.appendingPathComponent(file.path)
     let current = try? String(contentsOf: url, encoding: .utf8)
     guard current != file.contents else { continue }

@@ -12,12 +12,30 @@ struct GeneratedDocsTests {
 
     @Test("Each generated file in the repository is what make docs would write")
     func upToDate() throws {
-        let files = CommandReference.files()
-        #expect(files.count == 3)
+        let files = ReferenceDocs.files()
+        #expect(files.count == 4)
         for file in files {
             let current = try? String(contentsOf: Self.root.appendingPathComponent(file.path), encoding: .utf8)
             #expect(current == file.contents, "\(file.path) differs from what `make docs` writes: run make docs (and commit it)")
         }
+    }
+
+    @Test("The settings reference has every live key, with a default, what is accepted and its place in the file")
+    func settingsReference() throws {
+        let page = try #require(ReferenceDocs.files().first { $0.path == "docs/reference/settings.md" }).contents
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let keys = ["angle_unit", "length_unit", "level_tolerance", "level_hysteresis", "alarm_threshold", "level_dwell_s",
+                    "mount", "sample_rate_hz", "average_window_s", "filter", "publish_deadband_deg", "min_interval_s",
+                    "heartbeat_s", "vibration", "vibration_window_s", "vibration_interval_s", "vibration_class",
+                    "running_threshold", "running_hysteresis", "running_start_s", "running_stop_s", "name"]
+        #expect(rows.map { $0.split(separator: "`")[1] } == keys.map { Substring($0) })
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells.count == 5 && cells.allSatisfy { !$0.isEmpty && !$0.contains("nan") }, "\(row)")
+        }
+        #expect(page.contains("| `level_tolerance` | 0.1° | 0.001° to 45° | `level.level_tolerance` |"))
+        #expect(page.contains("| `running_threshold` | `1 mm/s` |"))
+        #expect(page.contains("| `sample_rate_hz` | 100 Hz |") && page.contains("`sensor.sample_rate_hz`"))
     }
 
     @Test("The reference names every command and every option its --help lists")
