@@ -36,7 +36,7 @@ help:
 	@echo "            the README's Pi steps, one line per check (about 3½ minutes, the first 4½; PLUMB_VM_KVM=1, PLUMB_VM_CACHE)"
 	@echo "make test-dashboard  the dashboard in a real Home Assistant 2025.4.4 through Chromium: cards, values, a button,"
 	@echo "            a unit change, history, logbook and recorder rows (about 11 minutes; DASHBOARD_SECONDS, 600)"
-	@echo "make docs   write the references generated from the code: docs/reference/cli.md and settings.md, deploy/completions/"
+	@echo "make docs   write the references generated from the code: docs/reference/cli.md, settings.md and mqtt.md, deploy/completions/"
 	@echo "make build  build the debug binary at $(BIN)"
 	@echo "make clean  remove build products"
 
@@ -133,7 +133,7 @@ check-deploy: deb deb-deps
 # The dashboard `plumb dashboard` prints, in a real Home Assistant driven through Debian's Chromium
 # (Tests/Dashboard/README.md): installs HA, its frontend and Playwright in a cached virtualenv and
 # chromium when missing; screenshots in .build/dashboard/. Not part of make test.
-# The references generated from the code (docs/reference/cli.md and settings.md, the shell completions); make test
+# The references generated from the code (docs/reference/cli.md, settings.md and mqtt.md, the shell completions); make test
 # fails when a committed one differs from what this writes.
 docs: toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product plumb-docs

@@ -195,7 +195,8 @@ let package = Package(
         ]),
         // The calibration tests check the stored file against the simulated chip's true errors.
         .testTarget(name: "CLITests", dependencies: [
-            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "Geometry", "Level", "PlumbCLI", "Sampling", "SimulatedADXL345",
+            "BrokerHarness", "Accelerometers", "Configuration", "Persistence", "Geometry", "Level", "PlumbCLI", "Sampling", "Settings",
+            "SimulatedADXL345",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [

@@ -73,8 +73,15 @@ gzip -9n < CHANGELOG.md > "$root/usr/share/doc/plumb/CHANGELOG.md.gz"
 # The shell completions make docs writes from the command line's own specs.
 install -D -m 0644 deploy/completions/plumb.bash "$root/usr/share/bash-completion/completions/plumb"
 install -D -m 0644 deploy/completions/_plumb "$root/usr/share/zsh/vendor-completions/_plumb"
-sed "s/@VERSION@/$version/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
-chmod 0644 "$root"/usr/share/doc/plumb/*.gz "$root/usr/share/doc/plumb/copyright" "$root/usr/share/man/man1/plumb.1.gz"
+# The man pages make docs writes, dated by the changelog's latest entry so a build is reproducible.
+page_date=$(date -u -d "$(sed -n 's/^ -- .*>  //p' deploy/debian/changelog | head -n 1)" +%Y-%m-%d) \
+    || fail "deploy/debian/changelog's first entry has no date line ' -- NAME <EMAIL>  DATE'"
+install -d -m 0755 "$root/usr/share/man/man5"
+sed "s/@VERSION@/$version/g; s/@DATE@/$page_date/g" deploy/debian/plumb.1 | gzip -9n > "$root/usr/share/man/man1/plumb.1.gz"
+sed "s/@VERSION@/$version/g; s/@DATE@/$page_date/g" deploy/debian/plumb.yaml.5 \
+    | gzip -9n > "$root/usr/share/man/man5/plumb.yaml.5.gz"
+chmod 0644 "$root"/usr/share/doc/plumb/*.gz "$root/usr/share/doc/plumb/copyright" "$root/usr/share/man/man1/plumb.1.gz" \
+    "$root/usr/share/man/man5/plumb.yaml.5.gz"
 
 # Depends from the libraries the binary really links (libmosquitto1, libyaml-0-2, libjansson4, libsystemd0,
 # libc6, …) with the minimum versions their shlibs/symbols files give. dpkg-shlibdeps wants a

@@ -111,7 +111,8 @@ check "the unit starts /usr/bin/plumb" grep -qx 'ExecStart=/usr/bin/plumb run --
 check "/etc/plumb/plumb.yaml is installed" test -f /etc/plumb/plumb.yaml
 conffiles=$(dpkg-query --show --showformat='${Conffiles}\n' plumb)
 check "/etc/plumb/plumb.yaml is a conffile" grep -q '^ */etc/plumb/plumb.yaml [0-9a-f]\{32\}$' <<<"$conffiles"
-check "the man page is installed" test -f /usr/share/man/man1/plumb.1.gz
+check "the man pages plumb(1) and plumb.yaml(5) are installed" test -f /usr/share/man/man1/plumb.1.gz -a -f /usr/share/man/man5/plumb.yaml.5.gz
+check "plumb.yaml(5) names every section and is dated" bash -c 'page=$(zcat /usr/share/man/man5/plumb.yaml.5.gz); for s in MQTT DEVICE SENSOR SERVICE CONTROL STATE_DIR LOG_LEVEL LEVEL VIBRATION; do grep -q "^.SH \"$s\"" <<<"$page" || exit 1; done; ! grep -q "@DATE@\|@VERSION@" <<<"$page"'
 check "copyright and changelog.gz in /usr/share/doc/plumb" test -f /usr/share/doc/plumb/copyright -a -f /usr/share/doc/plumb/changelog.gz
 check "the bash and zsh completions" test -f /usr/share/bash-completion/completions/plumb -a -f /usr/share/zsh/vendor-completions/_plumb
 check "the docs tree and the changelog in /usr/share/doc/plumb" test -f /usr/share/doc/plumb/docs/guides/temperature.md.gz -a -f /usr/share/doc/plumb/docs/hardware/adxl345.md.gz -a -f /usr/share/doc/plumb/docs/reference/mqtt.md.gz -a -f /usr/share/doc/plumb/CHANGELOG.md.gz
@@ -175,7 +176,7 @@ check "/etc/plumb is gone" test ! -e /etc/plumb
 check "the enable symlink is gone" test ! -e "$wants" -a ! -L "$wants"
 check "the mask is gone" test ! -L /etc/systemd/system/plumb.service
 check "deb-systemd-helper's state is gone" test ! -e /var/lib/systemd/deb-systemd-helper-enabled/plumb.service.dsh-also
-check "no file of the package is left" test ! -e /usr/share/doc/plumb -a ! -e /usr/share/man/man1/plumb.1.gz -a ! -e /usr/share/bash-completion/completions/plumb -a ! -e /usr/share/zsh/vendor-completions/_plumb
+check "no file of the package is left" test ! -e /usr/share/doc/plumb -a ! -e /usr/share/man/man1/plumb.1.gz -a ! -e /usr/share/man/man5/plumb.yaml.5.gz -a ! -e /usr/share/bash-completion/completions/plumb -a ! -e /usr/share/zsh/vendor-completions/_plumb
 
 echo "test-deb: $((SECONDS - start)) s"
 echo "test-deb: $passed passed, $failed failed"

@@ -320,7 +320,7 @@ left=()
 getent passwd plumb >/dev/null && left+=("user plumb")
 getent group plumb >/dev/null && left+=("group plumb")
 for path in /etc/plumb /var/lib/plumb /run/plumb /usr/bin/plumb /lib/systemd/system/plumb.service \
-            /usr/share/doc/plumb /usr/share/man/man1/plumb.1.gz; do
+            /usr/share/doc/plumb /usr/share/man/man1/plumb.1.gz /usr/share/man/man5/plumb.yaml.5.gz; do
     [[ -e $path ]] && left+=("$path")
 done
 check "the purge leaves no user, group or file of plumb's" "left: ${left[*]}" test "${#left[@]}" -eq 0

@@ -11,6 +11,12 @@ public enum ChipCatalog {
         all.first { $0.names.contains(name) }
     }
 
+    /// Every model a probe reports (``ChipIdentity/model``, what `P/health`'s `chip` says): each
+    /// chip's, and for the MPU-6050 each variant its WHO_AM_I tells apart, for the references.
+    public static let models: [String] = all.flatMap { chip in
+        chip.kind == MPU6050.description.kind ? MPU6050Variant.allCases.map(\.rawValue) : [chip.model]
+    }
+
     /// The chip the simulator plays unless told otherwise: the first, the ADXL345 Plumb began on.
     public static let simulated = all[0]
 

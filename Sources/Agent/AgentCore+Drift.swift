@@ -54,7 +54,7 @@ extension AgentCore {
     func stopDriftLearning() {
         guard let learning = driftLearning else {
             return rejectDrift(action: "stop", reason: "no learn_drift is under way; send start first, and stop once the"
-                               + " temperature has moved by \(Self.plain(driftLearningConfiguration.minimumSpanCelsius)) °C.")
+                               + " temperature has moved by \(plain(driftLearningConfiguration.minimumSpanCelsius, 3)) °C.")
         }
         let now = clock()
         let model: DriftModel
@@ -158,11 +158,7 @@ extension AgentCore {
     /// `x +0.41, y −0.12 mg/°C from 18.2 to 27.9 °C`, for the log.
     static func driftSentence(_ model: DriftModel) -> String {
         let k = model.offsetPerDegree * 1000.0
-        return "x \(plain(k.x)), y \(plain(k.y)), z \(plain(k.z)) mg/°C, learned from \(plain(model.span.lowerBound))"
-            + " to \(plain(model.span.upperBound)) °C"
-    }
-
-    static func plain(_ value: Double) -> String {
-        String(value.rounded(toDecimals: 3))
+        return "x \(plain(k.x, 3)), y \(plain(k.y, 3)), z \(plain(k.z, 3)) mg/°C, learned from \(plain(model.span.lowerBound, 3))"
+            + " to \(plain(model.span.upperBound, 3)) °C"
     }
 }

@@ -27,28 +27,25 @@ extension AgentConfiguration {
     static func decode(_ bytes: [UInt8], source: String,
                        hostname: String) throws(ConfigurationError) -> (configuration: AgentConfiguration, marks: [String: YAMLMark]) {
         let root = try YAMLSection(YAMLReader.read(bytes, source: source), path: "",
-                                   keys: ["mqtt", "device", "sensor", "service", "control", "state_dir", "log_level",
-                                          "level", "vibration"],
+                                   keys: FileKey.names(in: ""),
                                    hints: liveHints, source: source)
         var marks: [String: YAMLMark] = [:]
-        let device = try root.section("device", keys: ["id", "name", "configuration_url"])
+        let device = try root.section("device", keys: FileKey.names(in: "device"))
         var configuration = AgentConfiguration(deviceID: deviceID(fromHostname: hostname))
         try configuration.readDevice(device)
-        try configuration.readMQTT(root.section("mqtt", keys: mqttKeys, hints: [
+        try configuration.readMQTT(root.section("mqtt", keys: FileKey.names(in: "mqtt"), hints: [
             "password": "The password is never written in the config file: put it in a file only plumb can read"
                 + " and name that file in mqtt.password_file, or set PLUMB_MQTT_PASSWORD.",
         ]), marks: &marks)
-        let sensor = try root.section("sensor", keys: ["kind", "bus", "address", "range", "sample_rate_hz",
-                                                           "temperature", "temperature_stale_s", "learn_drift_minimum_s",
-                                                           "learn_drift_bucket_s"])
+        let sensor = try root.section("sensor", keys: FileKey.names(in: "sensor"))
         try configuration.readSensor(sensor)
-        try configuration.readService(root.section("service", keys: ["requests_per_s", "burst", "request_timeout_s"]))
-        try configuration.readControl(root.section("control", keys: ["socket"]))
+        try configuration.readService(root.section("service", keys: FileKey.names(in: "service")))
+        try configuration.readControl(root.section("control", keys: FileKey.names(in: "control")))
         if let directory = try root.path("state_dir") { configuration.stateDirectory = directory }
         if let level = try root.choice("log_level", from: LogLevel.allCases.map(\.rawValue)) {
             configuration.logLevel = LogLevel(rawValue: level)!
         }
-        let level = try root.section("level", keys: levelKeys.map(\.rawValue), hints: liveHints)
+        let level = try root.section("level", keys: FileKey.names(in: "level"), hints: liveHints)
         let vibration = try Self.vibrationSection(root, hints: liveHints)
         try configuration.readLive(level: level, vibration: vibration, sensor: sensor, device: device)
         return (configuration, marks)
@@ -63,14 +60,12 @@ extension AgentConfiguration {
                 + " write the key inside it: vibration: {vibration: \(value)}, or \"vibration:\" and on the next line,"
                 + " indented, \"vibration: \(value)\".")
         }
-        return try root.section("vibration", keys: vibrationKeys.map(\.rawValue), hints: hints)
+        return try root.section("vibration", keys: FileKey.names(in: "vibration"), hints: hints)
     }
 
-    static let mqttKeys = ["url", "brokers", "host", "port", "failback_s", "session_expiry_s", "receive_maximum",
-                           "inbound_probe_s", "client_id", "keepalive", "username", "password_file", "tls", "base_topic", "discovery_prefix", "discovery"]
     /// The most brokers `mqtt.brokers` may list.
     static let maximumBrokers = 16
-    static let tlsKeys = ["ca_file", "cert_file", "key_file", "insecure"]
+    static let tlsKeys = FileKey.names(in: "mqtt.tls")
     /// Each live key has one home; written in another section, the message says where it goes.
     static let liveHints = Dictionary(uniqueKeysWithValues: LiveKey.allCases.map {
         ($0.rawValue, "This live setting is written as \(livePath($0)).")
@@ -117,7 +112,7 @@ extension AgentConfiguration {
         let tlsSection = try section.section("tls", keys: Self.tlsKeys)
         // With host and port, a tls section (even `tls: {}`) is what turns TLS on.
         var usesTLS = section.node("tls") != nil
-        let explicitPort = try section.int("port", in: 1...65_535, what: "a TCP port")
+        let explicitPort = try section.int(FileKey.port)
         if section.node("brokers") != nil {
             if let other = ["url", "host", "port"].first(where: { section.node($0) != nil }) {
                 throw section.error(.conflict, "brokers", "mqtt.brokers and mqtt.\(other) are both set; list every"
@@ -164,25 +159,17 @@ extension AgentConfiguration {
             }
             mqtt.port = explicitPort ?? (usesTLS ? 8883 : 1883)
         }
-        mqtt.failbackS = try section.int("failback_s", in: 5...86_400,
-                                               what: "the seconds between checks of the first broker")
-            ?? mqtt.failbackS
-        mqtt.sessionExpiryS = try section.int("session_expiry_s", in: 0...4_294_967_295,
-                                                    what: "the seconds a broker keeps the session (0: none)")
-            ?? mqtt.sessionExpiryS
-        mqtt.receiveMaximum = try section.int("receive_maximum", in: 1...65_535,
-                                              what: "the QoS 1/2 messages the broker may have in flight to the agent")
-            ?? mqtt.receiveMaximum
-        mqtt.inboundProbeS = try section.int("inbound_probe_s", in: 2...50,
-                                                   what: "the seconds of silence before the inbound probe")
-            ?? mqtt.inboundProbeS
+        mqtt.failbackS = try section.int(FileKey.failbackS) ?? mqtt.failbackS
+        mqtt.sessionExpiryS = try section.int(FileKey.sessionExpiryS) ?? mqtt.sessionExpiryS
+        mqtt.receiveMaximum = try section.int(FileKey.receiveMaximum) ?? mqtt.receiveMaximum
+        mqtt.inboundProbeS = try section.int(FileKey.inboundProbeS) ?? mqtt.inboundProbeS
         if usesTLS { mqtt.tls = try Self.readTLS(tlsSection, marks: &marks) }
         if let clientID = try section.string("client_id") {
             if let problem = Self.clientIDProblem(clientID) { throw section.error(.invalidValue, "client_id", problem) }
             mqtt.clientID = clientID
             derived.clientID = false
         }
-        mqtt.keepalive = try section.int("keepalive", in: 5...3600, what: "the keep-alive in seconds") ?? mqtt.keepalive
+        mqtt.keepalive = try section.int(FileKey.keepalive) ?? mqtt.keepalive
         if let username = try section.string("username") {
             if username.isEmpty || username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw section.error(.invalidValue, "username", "a user name is not empty and has no control characters.")
@@ -283,12 +270,9 @@ extension AgentConfiguration {
     }
 
     private mutating func readService(_ section: YAMLSection) throws(ConfigurationError) {
-        service.requestsPerSecond = try section.int("requests_per_s", in: 1...1_000_000,
-                                                    what: "the ruler service's requests per second") ?? service.requestsPerSecond
-        service.burst = try section.int("burst", in: 1...1_000_000, what: "the requests a burst may hold") ?? service.burst
-        service.requestTimeoutS = try section.int("request_timeout_s", in: 1...86_400,
-                                                        what: "the seconds after which a stamped request is stale")
-            ?? service.requestTimeoutS
+        service.requestsPerSecond = try section.int(FileKey.requestsPerS) ?? service.requestsPerSecond
+        service.burst = try section.int(FileKey.burst) ?? service.burst
+        service.requestTimeoutS = try section.int(FileKey.requestTimeoutS) ?? service.requestTimeoutS
     }
 
     /// Why `url` cannot be Home Assistant's `configuration_url`, or nil.

@@ -63,14 +63,8 @@ extension AgentConfiguration {
                     + " Pi's own, or none.")
             }
         }
-        sensor.temperatureStaleS = try section.int(
-            "temperature_stale_s", in: SensorSettings.temperatureStaleRange,
-            what: "the seconds without a temperature after which it is stale") ?? sensor.temperatureStaleS
-        sensor.learnDriftMinimumS = try section.int(
-            "learn_drift_minimum_s", in: SensorSettings.learnDriftMinimumRange,
-            what: "the seconds learn_drift must run before it may fit") ?? sensor.learnDriftMinimumS
-        sensor.learnDriftBucketS = try section.int(
-            "learn_drift_bucket_s", in: SensorSettings.learnDriftBucketRange,
-            what: "the seconds of readings learn_drift averages into one point") ?? sensor.learnDriftBucketS
+        sensor.temperatureStaleS = try section.int(FileKey.temperatureStaleS) ?? sensor.temperatureStaleS
+        sensor.learnDriftMinimumS = try section.int(FileKey.learnDriftMinimumS) ?? sensor.learnDriftMinimumS
+        sensor.learnDriftBucketS = try section.int(FileKey.learnDriftBucketS) ?? sensor.learnDriftBucketS
     }
 }

@@ -1,5 +1,6 @@
 /// The commands, the last level of `P/command/<name>`: published by Home Assistant's buttons and
-/// by people, run by the agent. The raw values are the wire names docs/reference/mqtt.md documents.
+/// by people, run by the agent. ``documentation`` and ``payloads`` say what each does and takes,
+/// for the commands table ``MQTTReference`` writes to docs/reference/mqtt.md.
 public enum Command: String, Sendable, CaseIterable {
     /// Takes the current averaged reading as level, persisted; emits `zeroed`.
     case zero
@@ -77,4 +78,105 @@ public enum DriftLearningAction: String, Sendable, CaseIterable {
 
     /// `start, stop and cancel`, for "the payloads are …".
     public static let list = Command.list(words: allCases.map(\.rawValue))
+}
+
+/// A payload a command reads, and what it asks for.
+public struct CommandPayload: Sendable, Hashable {
+    /// The payload, exactly as sent.
+    public let name: String
+    /// What it asks the command to do, in Markdown.
+    public let documentation: String
+
+    public init(name: String, documentation: String) {
+        self.name = name
+        self.documentation = documentation
+    }
+}
+
+extension Command {
+    /// What the command does and what it reports, in Markdown; links are relative to docs/reference/.
+    public var documentation: String {
+        switch self {
+        case .zero:
+            """
+            takes the current averaged reading as level, persisted: `zeroed`, or `zero_rejected` when there is no \
+            reading or it is not stable
+            """
+        case .clearZero: "forgets the zero reference, persisted: `zeroed` with a null `reference`"
+        case .republish:
+            "publishes again what the agent publishes [on every connect](agent-behaviour.md#on-every-connect)"
+        case .calibrateReversal:
+            """
+            the reversal: a reading, the device turned 180° about the vertical on the same spot, a second reading; \
+            the two separate the chip's zero error from the surface's tilt. `calibration_progress`, then \
+            `calibration_applied` or `calibration_rejected` (see \(Self.calibrationOverMQTT))
+            """
+        case .calibrateSixPoint:
+            """
+            the six-point tumble, as `plumb calibrate six-point`: the device laid on each of its six faces in turn, \
+            each averaged once still, the six means fitted. `calibration_progress` (`method` `six_point`), then \
+            `calibration_applied` or `calibration_rejected` (see \(Self.calibrationOverMQTT))
+            """
+        case .clearCalibration:
+            """
+            removes `calibration.json` and goes back to the chip's raw figures: `calibration_cleared`, \
+            `P/calibration` all null
+            """
+        case .selftest:
+            "runs the chip's built-in self-test between two blocks of sampling, as `plumb selftest`: a `selftest` event"
+        case .learnDrift:
+            """
+            learns the temperature drift in place, on a machine that will not move: the reading fitted against the \
+            temperature over hours. `drift_progress`, then `drift_learned` or `drift_rejected` (see \
+            [Temperature and uncertainty](../guides/temperature.md#temperature-and-uncertainty))
+            """
+        }
+    }
+
+    /// The payloads the command reads; empty for one that ignores its payload, which any button may press.
+    public var payloads: [CommandPayload] {
+        switch self {
+        case .zero, .clearZero, .republish, .clearCalibration, .selftest: []
+        case .calibrateReversal: ReversalStep.allCases.map { CommandPayload(name: $0.rawValue, documentation: $0.documentation) }
+        case .calibrateSixPoint:
+            SixPointAction.allCases.map { CommandPayload(name: $0.rawValue, documentation: $0.documentation) }
+        case .learnDrift:
+            DriftLearningAction.allCases.map { CommandPayload(name: $0.rawValue, documentation: $0.documentation) }
+        }
+    }
+
+    /// The behaviour page's section on both calibrations, which their rows point to.
+    static let calibrationOverMQTT = "[Calibration over MQTT](agent-behaviour.md#calibration-over-mqtt)"
+}
+
+extension ReversalStep {
+    /// What the step asks for, for the commands table.
+    public var documentation: String {
+        switch self {
+        case .first: "the reading in the first position; starts (or restarts) the reversal"
+        case .second: "the reading after the turn; finishes the reversal"
+        }
+    }
+}
+
+extension SixPointAction {
+    /// What the action asks for, for the commands table.
+    public var documentation: String {
+        switch self {
+        case .start: "starts a tumble (refused while any calibration is in progress)"
+        case .next: "the device lies on the next face now: settle, then average it"
+        case .cancel: "ends the calibration in progress, a tumble or a reversal's held first reading, applying nothing"
+        }
+    }
+}
+
+extension DriftLearningAction {
+    /// What the action asks for, for the commands table.
+    public var documentation: String {
+        switch self {
+        case .start: "starts learning (restarting one under way); the machine must not move until `stop`"
+        case .stop: "fits what was learned and applies it, or says what it still needs"
+        case .cancel: "ends the learning, applying nothing"
+        }
+    }
 }

@@ -1,5 +1,6 @@
 /// The keys of the `P/health` JSON: written by the agent, read by Home Assistant's diagnostic
-/// sensors' value templates. The raw values are the wire names docs/reference/mqtt.md documents.
+/// sensors' value templates. ``documentation(chipModels:)`` says what each counts, for the health-key table
+/// ``MQTTReference`` writes to docs/reference/mqtt.md.
 public enum HealthKey: String, Sendable, CaseIterable {
     /// Seconds since the agent started.
     case uptimeS = "uptime_s"
@@ -42,4 +43,51 @@ public enum HealthKey: String, Sendable, CaseIterable {
     case temperatureRejected = "temperature_rejected"
     /// Whether `learn_drift` is under way.
     case driftLearning = "drift_learning"
+}
+
+extension HealthKey {
+    /// What the key says, in Markdown, for its row of the reference. `chipModels` are the models a
+    /// probe reports (`chip`'s values), which only the drivers know: nothing above them names a chip.
+    public func documentation(chipModels: [String]) -> String {
+        switch self {
+        case .uptimeS: "seconds since the agent started"
+        case .samples: "samples delivered since start"
+        case .sampleRateHz:
+            """
+            the rate the chip actually runs at, its offered rate nearest `sensor.sample_rate_hz`, measured since the \
+            last health message; 0 while the sensor is faulty; null in the rare health sent before a rate could be \
+            measured, after a recovery or a rate change: never a 0 that only means "not measured yet"
+            """
+        case .dropped: "FIFO overruns: reads that found the chip's buffer full, each losing at least one sample"
+        case .i2cErrors: "sensor failures"
+        case .i2cMode:
+            """
+            how register reads reach the chip: `rdwr-batched`, `rdwr` when the adapter refused batched reads and the \
+            driver fell back to one read per transfer, which the log says once as \
+            `I²C: the adapter refused batched reads …`, `smbus`, or `simulated`; null before the first batch
+            """
+        case .chip:
+            """
+            the chip's model as the sampler's probe found it, \(MQTTReference.alternatives(chipModels)); null until the \
+            chip has been opened
+            """
+        case .reconnects: "connections to the broker after the first"
+        case .inboundStalls:
+            """
+            times the broker stopped delivering QoS 1/2 messages to the agent, found by the probe on `P/probe` and \
+            repaired by a reconnect: see [Inbound stalls](\(ContractTopic.inboundStalls))
+            """
+        case .queuedEvents: "events waiting for the broker"
+        case .droppedEvents: "events dropped because the queue was full"
+        case .analysisWindows: "vibration analysis windows since start, one every 0.1 s while `vibration` is on"
+        case .version: "the agent's version"
+        case .broker: "the broker it is on, `host:port`, one of `mqtt.brokers`"
+        case .temperatureSource:
+            "where the temperature comes from: `chip`, `mqtt:<topic>`, `thermal_zone:N` or `none`, as resolved"
+        case .temperatureAgeS: "seconds since its last good value; null before one"
+        case .temperatureStale: "bool: silent for `sensor.temperature_stale_s`; false for `none`"
+        case .temperatureRejected: "values refused since start"
+        case .driftLearning: "bool: a `learn_drift` session is under way"
+        }
+    }
 }

@@ -1,5 +1,5 @@
-/// Every topic of one device, under `P = <base_topic>/<device_id>`. The topic table of
-/// docs/reference/mqtt.md is the contract these names follow.
+/// Every topic of one device, under `P = <base_topic>/<device_id>`. ``ContractTopic`` documents
+/// each for the topic table of docs/reference/mqtt.md, and a test checks it has them all.
 public struct Topics: Sendable, Hashable {
     /// `P`.
     public let prefix: String

@@ -1,6 +1,6 @@
 /// The keys of the `P/vibration` JSON: written by the agent, read by Home Assistant's value
 /// templates and by `plumb vibration --json`. The raw values are the wire names of the payload
-/// table in docs/guides/vibration.md.
+/// table in docs/reference/mqtt.md.
 ///
 /// The payload holds the overall figures at the top level, the same figures per axis under
 /// ``axes`` (keys `x`, `y`, `z`), then the band, the zone and the running state:

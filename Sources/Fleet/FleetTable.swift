@@ -69,8 +69,7 @@ public struct FleetTable: Sendable {
         guard let unit = device.unit.flatMap(AngleUnit.init(rawValue:)) else {
             return String(tilt) + (device.unit.map { " " + $0.sanitisedForDisplay(limit: 12) } ?? "")
         }
-        // The agent rounds to these decimals already; Swift prints the shortest form that reads back.
-        let number = String(tilt.rounded(toDecimals: unit.displayDecimals))
+        let number = plain(tilt, unit.displayDecimals)
         return unit == .deg || unit == .percent ? number + unit.symbol : number + " " + unit.symbol
     }
 

@@ -178,11 +178,11 @@ public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertib
         case .offsetTooLarge(let axis, let offset, let limit):
             "the \(axis) offset is \(Self.milliG(offset)), beyond ±\(Self.milliG(limit))"
         case .gainOutOfRange(let axis, let gain, let range):
-            "the \(axis) gain correction is \(Self.plain(gain)), outside \(Self.plain(range.lowerBound))…\(Self.plain(range.upperBound))"
+            "the \(axis) gain correction is \(plain(gain, 3)), outside \(plain(range.lowerBound, 3))…\(plain(range.upperBound, 3))"
         case .crossAxisTooLarge(let row, let column, let value, let limit):
-            "the coupling of \(column) into \(row) is \(Self.plain(value)), beyond ±\(Self.plain(limit))"
+            "the coupling of \(column) into \(row) is \(plain(value, 3)), beyond ±\(plain(limit, 3))"
         case .stretchOutOfRange(let value, let range):
-            "the correction stretches one direction by \(Self.plain(value)), outside \(Self.plain(range.lowerBound))…\(Self.plain(range.upperBound))"
+            "the correction stretches one direction by \(plain(value, 3)), outside \(plain(range.lowerBound, 3))…\(plain(range.upperBound, 3))"
         case .singular:
             "the correction matrix cannot be inverted"
         }
@@ -192,9 +192,4 @@ public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     static func milliG(_ g: Double) -> String { "\(Int((g * 1000).rounded())) mg" }
-
-    static func plain(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        return "\((value * 1000).rounded() / 1000)"
-    }
 }

@@ -361,7 +361,7 @@ public struct SixPointFitError: Error, Hashable, Sendable, CustomStringConvertib
             return "The poses do not point gravity in enough different directions to fit the calibration;"
                 + " measure all six faces."
         case .illConditioned(let condition):
-            return "The fitted sensitivity is nearly singular (condition number \(Self.plain(condition))), so the"
+            return "The fitted sensitivity is nearly singular (condition number \(Self.condition(condition))), so the"
                 + " readings cannot be from a working accelerometer in those poses; repeat the tumble."
         case .implausible(let error):
             return error.description
@@ -370,5 +370,5 @@ public struct SixPointFitError: Error, Hashable, Sendable, CustomStringConvertib
 
     static func degrees(_ angle: Angle) -> String { "\((angle.degrees * 10).rounded() / 10)°" }
     static func g(_ value: Double) -> String { "\((value * 1000).rounded() / 1000) g" }
-    static func plain(_ value: Double) -> String { value.isFinite ? "\((value * 10).rounded() / 10)" : "∞" }
+    static func condition(_ value: Double) -> String { value.isFinite ? plain(value, 1) : "∞" }
 }

@@ -1,11 +1,21 @@
+import Accelerometers
+import Configuration
+import Contract
 import Geometry
 import Settings
 
 /// Every file `make docs` writes, by path from the repository's root, with its contents: the
-/// command line's reference and completions, and the live settings' reference.
+/// command line's reference, man page and completions, and the references of the config file
+/// and the live settings.
 public enum ReferenceDocs {
     public static func files() -> [(path: String, contents: String)] {
-        CommandReference.files() + [("docs/reference/settings.md", SettingsReference.markdown())]
+        CommandReference.files() + [
+            ("docs/reference/settings.md", SettingsReference.markdown()),
+            ("docs/reference/mqtt.md", MQTTReference.markdown(chipModels: ChipCatalog.models)),
+            ("docs/reference/configuration.md", ConfigurationReference.markdown()),
+            ("deploy/debian/plumb.1", ManPages.plumb()),
+            ("deploy/debian/plumb.yaml.5", ManPages.plumbYAML()),
+        ]
     }
 }
 
@@ -23,6 +33,11 @@ public enum CommandReference {
             ("deploy/completions/_plumb", zshCompletion()),
         ]
     }
+
+    /// Every command's name, as `plumb --help` lists them.
+    public static var commandNames: [String] { Plumb.commands.map { $0.name } }
+    /// Every option some command takes.
+    public static var optionNames: Set<String> { Set(Plumb.commands.flatMap { $0.allSpecs.map { $0.name } }) }
 
     /// What each generated file says of itself, so nobody edits it by hand.
     static let notice = "Written by `make docs` from the command line's own specs (Sources/PlumbCLI): "

@@ -27,7 +27,7 @@ struct VibrationCommand: Subcommand {
                + "figure above it, without the agent's dwells."),
         .value("--count", "N", "Windows to print, then exit (default 1)."),
         .flag("--watch", "Print a window every window's length until interrupted (Ctrl-C)."),
-        .flag("--json", "One JSON object per window, the schema of P/vibration (docs/guides/vibration.md)."),
+        .flag("--json", "One JSON object per window, the schema of P/vibration (docs/reference/mqtt.md)."),
     ]
     static let helpSummary = """
         Samples raw acceleration, removes gravity (each axis's mean and trend over the window) and

@@ -62,7 +62,6 @@ extension RulerRequestHandler {
     }
 
     private static func formatted(_ value: Double) -> String {
-        let text = String(value.rounded(toDecimals: 6))
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        plain(value, 6)
     }
 }

@@ -15,7 +15,7 @@ public enum SettingsReference {
                 + "edit those and run `make docs`, never this file. -->",
             "",
             "The settings that can change while Plumb runs: over MQTT (a JSON object on `P/config/set`, or one",
-            "value on `P/config/<key>/set`; [MQTT](mqtt.md#settings-over-mqtt-validated-applied-live-persisted)),",
+            "value on `P/config/<key>/set`; [MQTT](agent-behaviour.md#settings-over-mqtt-validated-applied-live-persisted)),",
             "from Home Assistant's setting entities, or in `plumb.yaml` ([configuration](configuration.md)). A",
             "change over MQTT is validated, applied at once, saved in `state_dir/settings.json`",
             "([state files](state-files.md)) and reported on `P/config` and `P/result`. Every key has the same",
@@ -50,7 +50,7 @@ public enum SettingsReference {
     ]
 
     /// The default, as the file or a message writes it.
-    static func defaultText(_ key: LiveKey, _ settings: LiveSettings) -> String {
+    package static func defaultText(_ key: LiveKey, _ settings: LiveSettings) -> String {
         let effective = settings.effective
         if key == .name { return "the device's name (`device.name`)" }
         if let rule = LiveSettings.rules.first(where: { $0.key == key.rawValue }) {
@@ -87,7 +87,7 @@ public enum SettingsReference {
     }
 
     /// What validation accepts.
-    static func accepted(_ key: LiveKey) -> String {
+    package static func accepted(_ key: LiveKey) -> String {
         if let rule = LiveSettings.rules.first(where: { $0.key == key.rawValue }) {
             return rule.acceptedDescription
         }
@@ -110,7 +110,7 @@ public enum SettingsReference {
     }
 
     /// Where the key is written in `plumb.yaml`.
-    static func fileKey(_ key: LiveKey) -> String {
+    package static func fileKey(_ key: LiveKey) -> String {
         switch key {
         case .sampleRateHz: "`sensor.sample_rate_hz`"
         case .name: "`device.name`"
@@ -119,7 +119,7 @@ public enum SettingsReference {
     }
 
     /// What the setting does, in one cell.
-    static func summary(_ key: LiveKey) -> String {
+    package static func summary(_ key: LiveKey) -> String {
         switch key {
         case .angleUnit: "the unit readings are shown and published in (`P/state`'s `roll`, `pitch`, `tilt`; the picture; Slope)"
         case .lengthUnit: "the unit of lengths in the ruler service's replies"

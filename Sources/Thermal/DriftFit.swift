@@ -292,19 +292,19 @@ public struct DriftFitError: Error, Hashable, Sendable, CustomStringConvertible 
         case .singular:
             return "A calibration matrix in the drift fit cannot be inverted: that calibration is damaged. Calibrate again."
         case .implausibleOffsetDrift(let axis, let k):
-            return "The fitted \(axis) offset drift is \(Self.plain(k * 1000)) mg/°C, beyond ±\(Self.plain(DriftModel.maximumOffsetPerDegree * 1000))"
+            return "The fitted \(axis) offset drift is \(plain(k * 1000, 3)) mg/°C, beyond ±\(plain(DriftModel.maximumOffsetPerDegree * 1000, 3))"
                 + " mg/°C, more than a working part drifts: something else changed between the readings (the mount,"
                 + " a knock, the wrong temperature). Make sure the device is held still and firmly, then calibrate again."
         case .implausibleSensitivityDrift(let axis, let gamma):
-            return "The fitted \(axis) sensitivity drift is \(Self.plain(gamma * 1e6)) ppm/°C, beyond"
-                + " ±\(Self.plain(DriftModel.maximumSensitivityPerDegree * 1e6)) ppm/°C, more than a working part drifts:"
+            return "The fitted \(axis) sensitivity drift is \(plain(gamma * 1e6, 3)) ppm/°C, beyond"
+                + " ±\(plain(DriftModel.maximumSensitivityPerDegree * 1e6, 3)) ppm/°C, more than a working part drifts:"
                 + " one of the tumbles is off. Calibrate again at that temperature."
         case .moved(let axis, let step, let limit):
-            return "The device moved while learning the drift: its \(axis) reading stepped \(Self.plain(step * 1000)) mg"
-                + " between minutes, more than temperature explains (limit \(Self.plain(limit * 1000)) mg). Nothing was"
+            return "The device moved while learning the drift: its \(axis) reading stepped \(plain(step * 1000, 3)) mg"
+                + " between minutes, more than temperature explains (limit \(plain(limit * 1000, 3)) mg). Nothing was"
                 + " learned; start again and leave the machine undisturbed."
         case .tooLong(let seconds):
-            return "Learning the drift ran \(Self.plain(seconds / 86_400)) days without finishing, past its limit."
+            return "Learning the drift ran \(plain(seconds / 86_400, 3)) days without finishing, past its limit."
                 + " Stop it earlier, once ready, or start again when the temperature will change more."
         case .notReady(let waitingFor):
             return "The drift is not learned yet: waiting for \(waitingFor). Let it run longer, or cancel."
@@ -312,7 +312,6 @@ public struct DriftFitError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     static func celsius(_ value: Double) -> String { "\(value.rounded(toDecimals: 1)) °C" }
-    static func plain(_ value: Double) -> String { "\(value.rounded(toDecimals: 3))" }
 }
 
 /// One bucket of still readings at one temperature: ``DriftFit/DriftSample`` by its short name.

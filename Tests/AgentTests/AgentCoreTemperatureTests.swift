@@ -128,7 +128,7 @@ extension AgentCoreTests {
         for _ in 0..<20 { await feed(at: 20) }
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.command(.learnDrift), payload: Array("stop".utf8))))
         #expect(rig.events("drift_rejected").last?["reason"] as? String == "no learn_drift is under way; send start first,"
-                + " and stop once the temperature has moved by 3.0 °C.")
+                + " and stop once the temperature has moved by 3 °C.")
         await rig.core.handle(.message(MQTTMessage(topic: rig.topics.command(.learnDrift), payload: Array("start".utf8))))
         #expect(rig.events("drift_progress").first?["state"] as? String == "started")
         // 200 s of readings from 20 to 30 °C, slow beside the tracker's 30 s smoothing (a workshop's

@@ -63,8 +63,11 @@ struct VibrationOverBrokerTests {
         let starts = observer.events("running_started", prefix: p)
         let stops = observer.events("running_stopped", prefix: p)
         try #require(stops.count >= 2 && !starts.isEmpty, "starts \(starts), stops \(stops)")
+        // That the figure is this run's (not the uptime, nor a dwell) is what a test can check:
+        // on a loaded machine a FIFO overrun restarts the windows and moves an edge by up to a
+        // window. How close it comes is `make bench`'s washer figure (duration_s against 600 s).
         let duration = try #require(stops[1]["duration_s"] as? Double)
-        #expect(abs(duration - 4) < 0.5, "a 4 s run lasted \(duration) s")
+        #expect(abs(duration - 4) < 1.5, "a 4 s run lasted \(duration) s")
         #expect(starts[0]["threshold"] as? String == "1 mm/s")
         // The state follows: the last P/vibration says what the last event said.
         let states = observer.messages(on: p + "/vibration").compactMap(json).compactMap { $0["running"] as? Bool }

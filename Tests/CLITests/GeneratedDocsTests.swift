@@ -1,6 +1,8 @@
 import BrokerHarness
+import Configuration
 import Foundation
 import PlumbCLI
+import Settings
 import Testing
 
 /// The references `make docs` writes from the code: the files in the repository are what it
@@ -13,7 +15,7 @@ struct GeneratedDocsTests {
     @Test("Each generated file in the repository is what make docs would write")
     func upToDate() throws {
         let files = ReferenceDocs.files()
-        #expect(files.count == 4)
+        #expect(files.count == 8)
         for file in files {
             let current = try? String(contentsOf: Self.root.appendingPathComponent(file.path), encoding: .utf8)
             #expect(current == file.contents, "\(file.path) differs from what `make docs` writes: run make docs (and commit it)")
@@ -55,6 +57,45 @@ struct GeneratedDocsTests {
             for option in options {
                 #expect(reference.contains("| `\(option)"), "plumb \(command) \(option) is not in the reference")
             }
+        }
+    }
+
+    @Test("The configuration reference and plumb.yaml(5) have every key the parser accepts, live keys with their MQTT name")
+    func configurationReference() throws {
+        let files = ReferenceDocs.files()
+        let page = try #require(files.first { $0.path == "docs/reference/configuration.md" }).contents
+        let man = try #require(files.first { $0.path == "deploy/debian/plumb.yaml.5" }).contents
+        for key in FileKey.all {
+            #expect(page.contains("| `\(key.path)` |") || page.contains("## `\(key.path)`"), "\(key.path) is not in the reference")
+            #expect(man.contains(".B \(key.path.replacingOccurrences(of: "-", with: "\\-"))\n")
+                || man.contains(".SH \"\(key.path.uppercased())\""), "\(key.path) is not in plumb.yaml(5)")
+        }
+        for key in LiveSettings.keys {
+            #expect(page.contains("live: `\(key)`"), "\(key) is not marked live in the reference")
+            #expect(man.contains("Live, as \\fB\(key)\\fR."), "\(key) is not marked live in plumb.yaml(5)")
+        }
+        #expect(page.contains("| `mqtt.failback_s` | a whole number, 5 to 86400 s | 60 | file |"))
+        #expect(page.contains("| `level.level_tolerance` | 0.001° to 45° | 0.1° | live: `level_tolerance` |"))
+        #expect(!page.contains("nan") && !man.contains("nan"))
+    }
+
+    @Test("plumb(1) has every command and every option, and no line that roff would misread")
+    func manPage() throws {
+        let man = try #require(ReferenceDocs.files().first { $0.path == "deploy/debian/plumb.1" }).contents
+        let options = Set(man.split(separator: "\n").filter { $0.hasPrefix(".B \\-\\-") || $0.hasPrefix(".BI \"\\-\\-") }
+            .compactMap { $0.split(separator: " ").dropFirst().first }
+            .map { $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "\\-", with: "-") })
+        for command in CommandReference.commandNames {
+            #expect(man.contains(".SS \"plumb \(command)\""), "plumb \(command) is not in plumb(1)")
+        }
+        for option in CommandReference.optionNames where option != "--help" {
+            #expect(options.contains(option), "\(option) is not in plumb(1)")
+        }
+        // A text line that starts with . or ' is a request to roff; every one here is a macro.
+        let macros: Set<Substring> = [".TH", ".SH", ".SS", ".B", ".BI", ".BR", ".I", ".IR", ".RI", ".TP", ".PP", ".br",
+                                      ".nf", ".fi", #".\""#]
+        for line in man.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
+            #expect(macros.contains(line.split(separator: " ").first ?? ""), "not a macro: \(line)")
         }
     }
 

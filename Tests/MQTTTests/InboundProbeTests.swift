@@ -36,6 +36,10 @@ struct InboundProbeTests {
         let topic = uniqueTopic("stall")
         let (client, events) = try Self.client(broker, topic: topic, receiveMaximum: nil)
         await events.connected()
+        // The subscription holds once a message on it arrives: an oversize message published
+        // before that is no drop for this client, and the 20 would not exhaust its 20 slots.
+        try await MosquittoClients.publish(port: broker.port, topic: topic, message: "ready", qos: 1)
+        #expect(await events.message(on: topic, timeout: .seconds(10))?.payloadString == "ready")
         try await MosquittoClients.publish(port: broker.port, topic: topic, file: Self.oversizeFile, qos: 1, times: 20)
         try await MosquittoClients.publish(port: broker.port, topic: topic, message: "held", qos: 1)
         try await MosquittoClients.publish(port: broker.port, topic: topic, message: "passes", qos: 0)
@@ -67,6 +71,9 @@ struct InboundProbeTests {
         let probe = InboundProbeSettings(topic: uniqueTopic("probe"), silence: .seconds(1), timeout: .seconds(1))
         let (client, events) = try Self.client(broker, topic: topic, receiveMaximum: 20, probe: probe)
         await events.connected()
+        // As above: the flood counts only once the subscription holds.
+        try await MosquittoClients.publish(port: broker.port, topic: topic, message: "ready", qos: 1)
+        #expect(await events.message(on: topic, timeout: .seconds(10))?.payloadString == "ready")
         try await MosquittoClients.publish(port: broker.port, topic: topic, file: Self.oversizeFile, qos: 2, times: 20)
         try await MosquittoClients.publish(port: broker.port, topic: topic, message: "held", qos: 1)
         let stall = await events.next("inbound stall", timeout: .seconds(10)) {

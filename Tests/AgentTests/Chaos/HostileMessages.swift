@@ -52,7 +52,7 @@ struct HostileMessage {
 /// allowed and forbidden response topics, commands with hostile names and payloads, Home
 /// Assistant status, large payloads and lines that try to forge the log.
 ///
-/// Validity is decided by construction, from the contract (docs/reference/mqtt.md, Settings): strict JSON (no
+/// Validity is decided by construction, from the contract (docs/reference/agent-behaviour.md, Settings): strict JSON (no
 /// trailing comma, no duplicate key), all or nothing, ranges, 64 KiB for a config message.
 struct HostileTraffic {
     let prefix: String
