@@ -200,7 +200,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTesting", "BrokerHarness"]),
         .testTarget(name: "ConfigurationTests", dependencies: [
-            "Accelerometers", "Configuration", "Contract", "Persistence", "Geometry", "GeometryTesting", "Level", "Settings", "Thermal", "Vibration",
+            "Accelerometers", "BrokerHarness", "Configuration", "Contract", "Persistence", "Geometry", "GeometryTesting", "Level", "Settings", "Thermal", "Vibration",
             "VibrationVocabulary",
         ]),
         .testTarget(name: "CalibratingTests", dependencies: ["Accelerometers", "Calibrating", "Persistence", "Geometry", "Level"]),

@@ -82,10 +82,10 @@ extension AgentCore {
         session.begin(gravity: measurement.deviceGravity, calibration: calibration, mount: settings.mount)
         calibrating.keep(session, origin: origin)
         emit(AgentEvent(type: .calibrationProgress, details: [
-            "step": .string(ReversalStep.first.rawValue),
-            "reading_g": measurement.deviceGravity.jsonG(decimals: 5),
-            "stable": .bool(true),
-            "next": .string("turn the device 180° about the vertical on the same spot, let it settle, and send second"),
+            .step: .string(ReversalStep.first.rawValue),
+            .readingG: measurement.deviceGravity.jsonG(decimals: 5),
+            .stable: .bool(true),
+            .next: .string("turn the device 180° about the vertical on the same spot, let it settle, and send second"),
         ], origins: [origin]))
     }
 
@@ -100,7 +100,7 @@ extension AgentCore {
             return rejectReversal(step: ReversalStep.second.rawValue, origin: origin, reason: error.reason)
         }
         var details = Self.appliedDetails(made.record, made.result)
-        if !save(made.record) { details["persisted"] = .bool(false) }
+        if !save(made.record) { details[.persisted] = .bool(false) }
         useCalibration(made.record)
         emit(AgentEvent(type: .calibrationApplied, details: details, origins: [origin]))
     }
@@ -120,38 +120,38 @@ extension AgentCore {
                                 running: CalibrationRun = .none) {
         // The reasons are the agent's own sentences; a payload in one is escaped already.
         log.warning("calibrate_reversal \(step.escapedForLog) refused: \(reason)")
-        var details: [String: JSONValue] = ["step": .string(String(step.prefix(100))), "reason": .string(reason)]
-        if let stable { details["stable"] = .bool(stable) }
+        var details: [EventKey: JSONValue] = [.step: .string(String(step.prefix(100))), .reason: .string(reason)]
+        if let stable { details[.stable] = .bool(stable) }
         // Whether `second` may simply be sent again (the first reading stands) or the reversal
         // starts over with `first`: what `plumb calibrate reversal` asks the person next.
         if step == ReversalStep.second.rawValue, running.kind == nil {
-            details["first_kept"] = .bool(calibrating.reversalSession().first != nil)
+            details[.firstKept] = .bool(calibrating.reversalSession().first != nil)
         }
         details.merge(Self.runningDetails(running)) { $1 }
         emit(AgentEvent(type: .calibrationRejected, details: details, origins: [origin]))
     }
 
     /// `running` and `started_by` of a refusal that another calibration caused; empty for none.
-    static func runningDetails(_ run: CalibrationRun) -> [String: JSONValue] {
+    static func runningDetails(_ run: CalibrationRun) -> [EventKey: JSONValue] {
         guard let kind = run.kind, let origin = run.origin else { return [:] }
-        return ["running": .string(kind.rawValue), "started_by": .string(origin.description)]
+        return [.running: .string(kind.rawValue), .startedBy: .string(origin.description)]
     }
 
     /// `calibration_applied`'s details: the method and date, the zero error found and the
     /// surface's tilt, in degrees (4 decimals) and the offset in mg.
-    static func appliedDetails(_ record: CalibrationRecord, _ result: ReversalCalibration) -> [String: JSONValue] {
+    static func appliedDetails(_ record: CalibrationRecord, _ result: ReversalCalibration) -> [EventKey: JSONValue] {
         func degrees(_ angle: Angle?) -> JSONValue { angle.map { .number($0.degrees.rounded(toDecimals: 4)) } ?? .null }
         let offset = result.zeroOffset * 1000
         return [
-            "method": .string(record.method.rawValue),
-            "date": .string(record.date),
-            "mount": .string(result.mount.name),
-            "stable": .bool(true),
-            "zero_roll_deg": degrees(result.zeroRoll),
-            "zero_pitch_deg": degrees(result.zeroPitch),
-            "surface_roll_deg": degrees(result.surfaceRoll),
-            "surface_pitch_deg": degrees(result.surfacePitch),
-            "zero_offset_mg": .array([offset.x, offset.y, offset.z].map { .number($0.rounded(toDecimals: 3)) }),
+            .method: .string(record.method.rawValue),
+            .date: .string(record.date),
+            .mount: .string(result.mount.name),
+            .stable: .bool(true),
+            .zeroRollDeg: degrees(result.zeroRoll),
+            .zeroPitchDeg: degrees(result.zeroPitch),
+            .surfaceRollDeg: degrees(result.surfaceRoll),
+            .surfacePitchDeg: degrees(result.surfacePitch),
+            .zeroOffsetMG: .array([offset.x, offset.y, offset.z].map { .number($0.rounded(toDecimals: 3)) }),
         ]
     }
 
@@ -159,12 +159,12 @@ extension AgentCore {
 
     /// Removes `calibration.json` and reads raw from the next block.
     func clearCalibration() {
-        var details: [String: JSONValue] = ["previous_method": calibrationRecord.map { .string($0.method.rawValue) } ?? .null]
+        var details: [EventKey: JSONValue] = [.previousMethod: calibrationRecord.map { .string($0.method.rawValue) } ?? .null]
         do {
             try store.removeCalibration()
         } catch {
             log.error("could not remove the stored calibration: \(error)")
-            details["persisted"] = .bool(false)
+            details[.persisted] = .bool(false)
         }
         useCalibration(nil)
         calibrating.dropReversal()

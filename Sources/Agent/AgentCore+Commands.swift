@@ -59,9 +59,9 @@ extension AgentCore {
             apply(new, superseded: superseded)
         case .failure(let rejection):
             log.warning("config rejected: \(rejection.description.escapedForLog(limit: 1000))")
-            var details: [String: JSONValue] = ["reason": .string(rejection.reason)]
-            details["key"] = rejection.key.map(JSONValue.string) ?? .null
-            details["value"] = rejection.value.map(JSONValue.string) ?? .null
+            var details: [EventKey: JSONValue] = [.reason: .string(rejection.reason)]
+            details[.key] = rejection.key.map(JSONValue.string) ?? .null
+            details[.value] = rejection.value.map(JSONValue.string) ?? .null
             emit(AgentEvent(type: .configRejected, details: details))
         }
         send(.clear(topic: topic))
@@ -79,7 +79,7 @@ extension AgentCore {
         let reason = "\(topic) is not a config topic; send a JSON object of settings to \(topics.configSet), or one value"
             + " to \(topics.configSet(key: "<key>")), where the keys are: \(LiveKey.list)."
         log.warning("config rejected: \(reason.escapedForLog(limit: 1000))")
-        emit(AgentEvent(type: .configRejected, details: ["reason": .string(reason), "key": .null, "value": .null]))
+        emit(AgentEvent(type: .configRejected, details: [.reason: .string(reason), .key: .null, .value: .null]))
         if message.retain || !link.retainFlagIsAsPublished { send(.clear(topic: message.topic)) }
     }
 
@@ -99,13 +99,13 @@ extension AgentCore {
         publishDiscovery(force: false)
         publishConfig()
         if !fromFile {
-            var details: [String: JSONValue] = ["changes": .object(changes)]
-            if !superseded.isEmpty { details["superseded"] = .array(superseded.map { .string($0.rawValue) }) }
+            var details: [EventKey: JSONValue] = [.changes: .object(changes)]
+            if !superseded.isEmpty { details[.superseded] = .array(superseded.map { .string($0.rawValue) }) }
             do {
                 try store.save(settings: new)
             } catch {
                 log.error("could not persist the settings: \(error)")
-                details["persisted"] = .bool(false)
+                details[.persisted] = .bool(false)
             }
             emit(AgentEvent(type: .configApplied, details: details))
         }
@@ -136,7 +136,7 @@ extension AgentCore {
             pipeline.setZero(nil)
             persistZero()
             // Nothing was read, so there is no stability to report.
-            emit(AgentEvent(type: .zeroed, details: ["reference": .null, "stable": .null]))
+            emit(AgentEvent(type: .zeroed, details: [.reference: .null, .stable: .null]))
             publishState(reason: .zeroCleared)
         case .republish:
             publishBirth()
@@ -168,14 +168,14 @@ extension AgentCore {
         }
         guard let averaged = pipeline.zeroHere() else { return }
         persistZero()
-        emit(AgentEvent(type: .zeroed, details: ["reference": averaged.jsonG(decimals: 5), "stable": .bool(true)]))
+        emit(AgentEvent(type: .zeroed, details: [.reference: averaged.jsonG(decimals: 5), .stable: .bool(true)]))
         state.force()
         publishState(reason: .zeroed)
     }
 
     private func rejectZero(_ reason: String, stable: Bool?) {
         log.warning("zero refused: " + reason)
-        emit(AgentEvent(type: .zeroRejected, details: ["reason": .string(reason), "stable": stable.map(JSONValue.bool) ?? .null]))
+        emit(AgentEvent(type: .zeroRejected, details: [.reason: .string(reason), .stable: stable.map(JSONValue.bool) ?? .null]))
     }
 
     func persistZero() {

@@ -77,7 +77,7 @@ extension AgentCore {
             try store.save(calibration: record)
         } catch {
             log.error(error.description)
-            details["persisted"] = .bool(false)
+            details[.persisted] = .bool(false)
         }
         useCalibration(record)
         log.info("learn_drift applied: \(record.drift.map(Self.driftSentence) ?? "")")
@@ -124,34 +124,34 @@ extension AgentCore {
         guard let learning = driftLearning else { return }
         let progress = learning.progress(at: time)
         emit(AgentEvent(type: .driftProgress, details: [
-            "state": .string(state),
-            "elapsed_s": .integer(Int(progress.elapsedSeconds.rounded())),
-            "points": .integer(progress.buckets),
-            "skipped": .integer(progress.skipped),
-            "low_c": progress.lowCelsius.map { .number($0.rounded(toDecimals: 2)) } ?? .null,
-            "high_c": progress.highCelsius.map { .number($0.rounded(toDecimals: 2)) } ?? .null,
-            "span_c": .number(progress.spanCelsius.rounded(toDecimals: 2)),
-            "ready": .bool(progress.ready),
-            "waiting_for": progress.waitingFor.map(JSONValue.string) ?? .null,
+            .state: .string(state),
+            .elapsedS: .integer(Int(progress.elapsedSeconds.rounded())),
+            .points: .integer(progress.buckets),
+            .skipped: .integer(progress.skipped),
+            .lowC: progress.lowCelsius.map { .number($0.rounded(toDecimals: 2)) } ?? .null,
+            .highC: progress.highCelsius.map { .number($0.rounded(toDecimals: 2)) } ?? .null,
+            .spanC: .number(progress.spanCelsius.rounded(toDecimals: 2)),
+            .ready: .bool(progress.ready),
+            .waitingFor: progress.waitingFor.map(JSONValue.string) ?? .null,
         ]))
     }
 
     /// - Parameter cancelled: the session ended by `cancel`, as asked (`cancelled: true`).
     private func rejectDrift(action: String, reason: String, cancelled: Bool = false) {
         log.warning("learn_drift \(action.escapedForLog(limit: 40)): \(reason.escapedForLog(limit: 600))")
-        var details: [String: JSONValue] = ["action": .string(action), "reason": .string(reason)]
-        if cancelled { details["cancelled"] = .bool(true) }
+        var details: [EventKey: JSONValue] = [.action: .string(action), .reason: .string(reason)]
+        if cancelled { details[.cancelled] = .bool(true) }
         emit(AgentEvent(type: .driftRejected, details: details))
     }
 
     /// `drift_learned`'s details: the model as the file stores it, and what it means near level.
-    func driftDetails(_ model: DriftModel) -> [String: JSONValue] {
+    func driftDetails(_ model: DriftModel) -> [EventKey: JSONValue] {
         // Through the model's own Codable, so the keys are the file's.
         let stored = (try? JSONDecoder().decode(JSONValue.self, from: Data(encodeJSON(model)))) ?? .null
         let k = model.offsetPerDegree
         return [
-            "drift": stored,
-            "degrees_per_c": .array([k.x, k.y].map { .number((asin(min(1, abs($0))) * 180 / .pi).rounded(toDecimals: 5)) }),
+            .drift: stored,
+            .degreesPerC: .array([k.x, k.y].map { .number((asin(min(1, abs($0))) * 180 / .pi).rounded(toDecimals: 5)) }),
         ]
     }
 

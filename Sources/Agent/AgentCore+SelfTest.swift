@@ -23,13 +23,13 @@ extension AgentCore {
             let reason = "a six-point calibration is running, started by \(origin); the self-test would move the"
                 + " readings it averages: finish it, or end it with cancel on calibrate_six_point, then send selftest again."
             log.warning("selftest refused: " + reason)
-            emit(AgentEvent(type: .selftest, details: ["passed": .null, "error": .string(reason)]))
+            emit(AgentEvent(type: .selftest, details: [.passed: .null, .error: .string(reason)]))
             return
         }
         guard sensor.beginSelfTest() else {
             log.warning("selftest refused: one is already running.")
             emit(AgentEvent(type: .selftest, details: [
-                "passed": .null, "error": .string("a self-test is already running; wait for its selftest event."),
+                .passed: .null, .error: .string("a self-test is already running; wait for its selftest event."),
             ]))
             return
         }
@@ -48,10 +48,10 @@ extension AgentCore {
         switch result {
         case .success(let report):
             log.info("self-test \(report.passed ? "passed" : "FAILED: an axis moved outside the datasheet's limits")")
-            emit(AgentEvent(type: .selftest, details: Self.selfTestDetails(report)))
+            emit(AgentEvent(type: .selftest, encoded: Self.selfTestDetails(report)))
         case .failure(let error):
             log.warning("self-test could not run: \(error)")
-            emit(AgentEvent(type: .selftest, details: ["passed": .null, "error": .string(error.description)]))
+            emit(AgentEvent(type: .selftest, details: [.passed: .null, .error: .string(error.description)]))
         }
     }
 

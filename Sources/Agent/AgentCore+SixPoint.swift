@@ -52,8 +52,8 @@ extension AgentCore {
         guard let kind = calibrating.end(startedBy: origin) else { return }
         log.warning("\(kind.name) cancelled: \(origin) went away")
         emit(AgentEvent(type: .calibrationRejected, details: [
-            "method": .string(kind.rawValue), "cancelled": .bool(true), "started_by": .string(origin.description),
-            "reason": .string("cancelled: \(origin), which started the \(kind.name), went away (its connection closed);"
+            .method: .string(kind.rawValue), .cancelled: .bool(true), .startedBy: .string(origin.description),
+            .reason: .string("cancelled: \(origin), which started the \(kind.name), went away (its connection closed);"
                               + " nothing was applied."),
         ], origins: [origin]))
     }
@@ -103,9 +103,9 @@ extension AgentCore {
         let started = holder == origin ? "" : ", started by \(holder),"
         log.info("\(kind.name) cancelled by \(origin)")
         emit(AgentEvent(type: .calibrationRejected, details: [
-            "method": .string(kind.rawValue), "action": .string(SixPointAction.cancel.rawValue), "cancelled": .bool(true),
-            "started_by": .string(holder.description), "cancelled_by": .string(origin.description),
-            "reason": .string("cancelled by \(origin): the \(kind.name)\(started) is over and nothing was applied;"
+            .method: .string(kind.rawValue), .action: .string(SixPointAction.cancel.rawValue), .cancelled: .bool(true),
+            .startedBy: .string(holder.description), .cancelledBy: .string(origin.description),
+            .reason: .string("cancelled by \(origin): the \(kind.name)\(started) is over and nothing was applied;"
                               + " the calibration in force stays."),
         ], origins: [holder, origin]))
     }
@@ -172,14 +172,14 @@ extension AgentCore {
         let merge = calibrationRecord.map { $0.merging(made) }
             ?? CalibrationMerge(record: made, outcome: .replaced(made.temperatureC == nil ? .noTemperature : .first))
         let record = merge.record
-        var details: [String: JSONValue] = [
-            "method": .string(record.method.rawValue), "date": .string(record.date),
-            "started_by": .string(origin.description),
-            "temperature_c": made.temperatureC.map(JSONValue.number) ?? .null,
-            "drift": .string(merge.message),
+        var details: [EventKey: JSONValue] = [
+            .method: .string(record.method.rawValue), .date: .string(record.date),
+            .startedBy: .string(origin.description),
+            .temperatureC: made.temperatureC.map(JSONValue.number) ?? .null,
+            .drift: .string(merge.message),
         ]
-        if case .object(let published) = CalibrationPayload(record).json { details["residual_mg"] = published["residual_mg"] }
-        if !save(record) { details["persisted"] = .bool(false) }
+        if case .object(let published) = CalibrationPayload(record).json { details[.residualMG] = published["residual_mg"] }
+        if !save(record) { details[.persisted] = .bool(false) }
         useCalibration(record)
         log.info("six-point calibration applied")
         emit(AgentEvent(type: .calibrationApplied, details: details, origins: [origin]))
@@ -190,9 +190,9 @@ extension AgentCore {
                                 running: CalibrationRun = .none, startedBy origin: CalibrationOrigin? = nil) {
         // The reasons are the agent's own sentences; a payload in one is escaped already.
         log.warning("calibrate_six_point\(action.map { " " + $0.escapedForLog } ?? "") refused: \(reason)")
-        var details: [String: JSONValue] = ["method": .string(CalibrationKind.sixPoint.rawValue), "reason": .string(reason)]
-        if let action { details["action"] = .string(String(action.prefix(100))) }
-        if let origin { details["started_by"] = .string(origin.description) }
+        var details: [EventKey: JSONValue] = [.method: .string(CalibrationKind.sixPoint.rawValue), .reason: .string(reason)]
+        if let action { details[.action] = .string(String(action.prefix(100))) }
+        if let origin { details[.startedBy] = .string(origin.description) }
         details.merge(Self.runningDetails(running)) { $1 }
         emit(AgentEvent(type: .calibrationRejected, details: details, origins: [asker]))
     }
@@ -201,18 +201,18 @@ extension AgentCore {
     /// state, the faces remaining and done, `fraction` while averaging, the sentence for the
     /// person, who started it, and `refused` when a face was just refused.
     static func progressDetails(_ progress: SixPointTumble.Progress, refused: String?,
-                                startedBy origin: CalibrationOrigin) -> [String: JSONValue] {
-        var details: [String: JSONValue] = [
-            "method": .string(CalibrationKind.sixPoint.rawValue),
-            "face": progress.face.map { .string($0.rawValue) } ?? .null,
-            "state": .string(progress.state.rawValue),
-            "remaining": .array(progress.remaining.map { .string($0.rawValue) }),
-            "done": .array(progress.done.map { .string($0.rawValue) }),
-            "message": .string(progress.message),
-            "started_by": .string(origin.description),
+                                startedBy origin: CalibrationOrigin) -> [EventKey: JSONValue] {
+        var details: [EventKey: JSONValue] = [
+            .method: .string(CalibrationKind.sixPoint.rawValue),
+            .face: progress.face.map { .string($0.rawValue) } ?? .null,
+            .state: .string(progress.state.rawValue),
+            .remaining: .array(progress.remaining.map { .string($0.rawValue) }),
+            .done: .array(progress.done.map { .string($0.rawValue) }),
+            .message: .string(progress.message),
+            .startedBy: .string(origin.description),
         ]
-        if let fraction = progress.fraction { details["fraction"] = .number(fraction.rounded(toDecimals: 2)) }
-        if let refused { details["refused"] = .string(refused) }
+        if let fraction = progress.fraction { details[.fraction] = .number(fraction.rounded(toDecimals: 2)) }
+        if let refused { details[.refused] = .string(refused) }
         return details
     }
 }

@@ -78,8 +78,8 @@ extension AgentCore {
         log.warning("temperature from \(source.escapedForLog(limit: 200)) ignored: \(reason.escapedForLog(limit: 400))"
                     + (count > 1 ? " (\(count) values refused since the last report)" : ""))
         emit(AgentEvent(type: .temperatureRejected, details: [
-            "source": .string(source), "reason": .string(reason), "payload": text.map(JSONValue.string) ?? .null,
-            "count": .integer(count),
+            .source: .string(source), .reason: .string(reason), .payload: text.map(JSONValue.string) ?? .null,
+            .count: .integer(count),
         ]))
     }
 }

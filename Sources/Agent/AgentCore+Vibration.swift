@@ -26,10 +26,10 @@ extension AgentCore {
             if let change = outcome.runningChange { emitRunning(change, figures: outcome.figures) }
             if let change = outcome.zoneChange {
                 emit(AgentEvent(type: .zoneChanged, details: [
-                    "zone": .string(change.zone.rawValue),
-                    "previous_zone": change.previous.map { .string($0.rawValue) } ?? .null,
-                    VibrationKey.velocityRMSMillimetresPerSecond.rawValue: .number(change.velocityRMS.rounded(toDecimals: 2)),
-                    VibrationKey.vibrationClass.rawValue: .string(monitor.settings.machineClass.rawValue),
+                    .zone: .string(change.zone.rawValue),
+                    .previousZone: change.previous.map { .string($0.rawValue) } ?? .null,
+                    .velocityRMSMillimetresPerSecond: .number(change.velocityRMS.rounded(toDecimals: 2)),
+                    .vibrationClass: .string(monitor.settings.machineClass.rawValue),
                 ]))
             }
             if let reason = outcome.publish {
@@ -44,19 +44,19 @@ extension AgentCore {
     private func emitRunning(_ change: RunningDetector.Transition, figures: VibrationFigures) {
         guard let monitor = vibration.monitor else { return }
         let threshold = monitor.settings.running.threshold
-        let levelKey = threshold.unit == .gravities ? VibrationKey.accelerationRMSG : .velocityRMSMillimetresPerSecond
-        var details: [String: JSONValue] = [
-            levelKey.rawValue: .number(change.level.rounded(toDecimals: threshold.unit == .gravities ? 4 : 2)),
-            "threshold": .string(threshold.description),
+        let levelKey = threshold.unit == .gravities ? EventKey.accelerationRMSG : .velocityRMSMillimetresPerSecond
+        var details: [EventKey: JSONValue] = [
+            levelKey: .number(change.level.rounded(toDecimals: threshold.unit == .gravities ? 4 : 2)),
+            .threshold: .string(threshold.description),
             // How long ago, by the estimate inside the windows, the machine really started or
             // stopped: the dwell, and a fraction of a window.
-            "since_s": .number(max(0, change.time - change.changedAt).rounded(toDecimals: 2)),
+            .sinceS: .number(max(0, change.time - change.changedAt).rounded(toDecimals: 2)),
         ]
         if let duration = change.duration {
-            details["duration_s"] = .number(duration.rounded(toDecimals: 1))
+            details[.durationS] = .number(duration.rounded(toDecimals: 1))
             // False when the run was under way when the analysis began (an agent restart mid-run):
             // duration_s is then only the part it saw.
-            details["start_seen"] = .bool(change.startSeen)
+            details[.startSeen] = .bool(change.startSeen)
         }
         emit(AgentEvent(type: change.isRunning ? .runningStarted : .runningStopped, details: details))
     }

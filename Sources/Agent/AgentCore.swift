@@ -153,7 +153,7 @@ public actor AgentCore {
                 failDriftLearning(sensorFault: message)
                 log.error(Sentences.join("sensor fault: \(message)", "Plumb waits for the sensor: it tries again in"
                                          + " \(retryIn) s, backing off to 30 s, and resumes on its own."))
-                emit(AgentEvent(type: .sensorFault, details: ["error": .string(message)]))
+                emit(AgentEvent(type: .sensorFault, details: [.error: .string(message)]))
                 // Nothing from before the fault may be reported, zeroed on or averaged with what
                 // comes after the recovery.
                 pipeline.reset()
@@ -196,7 +196,7 @@ public actor AgentCore {
         calibrating.noteReading(stable: measurement.isStable)
         for change in measurement.events {
             emit(AgentEvent(type: change.eventType,
-                            details: ["tilt_deg": .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
+                            details: [.tiltDeg: .number(measurement.attitude.tilt.degrees.rounded(toDecimals: 4))]))
         }
         // The first reading decides the state without an event; `P/level` still needs it.
         if !levelWasKnown || measurement.events.contains(where: { $0 == .levelEntered || $0 == .levelLeft }) {

@@ -23,55 +23,55 @@ struct CommandResult: Sendable, Equatable {
     /// The result `event` reports, or nil when it answers no command.
     init?(_ event: AgentEvent) {
         let details = event.details
-        func text(_ key: String) -> String? {
+        func text(_ key: EventKey) -> String? {
             if case .string(let value)? = details[key] { value } else { nil }
         }
         let command: String, ok: Bool, message: String
         switch event.type {
         case .zeroed:
-            let cleared = details["reference"] == .null
+            let cleared = details[.reference] == .null
             command = cleared ? Command.clearZero.rawValue : Command.zero.rawValue
             ok = true
             message = cleared ? "Zero cleared: readings are relative to the chip's own level again."
                 : "Zeroed: this position now reads level."
         case .zeroRejected:
             (command, ok) = (Command.zero.rawValue, false)
-            message = "Zero refused: " + (text("reason") ?? "no reason given.")
+            message = "Zero refused: " + (text(.reason) ?? "no reason given.")
         case .configApplied:
             (command, ok) = ("config", true)
-            message = "Settings applied: " + Self.changes(details["changes"]) + "."
+            message = "Settings applied: " + Self.changes(details[.changes]) + "."
         case .configRejected:
             (command, ok) = ("config", false)
-            let key = text("key").map { "\($0): " } ?? ""
-            message = "Setting refused: " + key + (text("reason") ?? "no reason given.")
+            let key = text(.key).map { "\($0): " } ?? ""
+            message = "Setting refused: " + key + (text(.reason) ?? "no reason given.")
         case .calibrationProgress:
             // The steps a person takes: a reversal's first reading taken, the tumble waiting for
             // the next face. Settling and averaging are progress, not an answer.
-            if text("step") != nil {
+            if text(.step) != nil {
                 (command, ok) = (Command.calibrateReversal.rawValue, true)
-                message = "Reversal: first reading taken. " + (text("next") ?? "")
-            } else if text("state") == "waiting" {
+                message = "Reversal: first reading taken. " + (text(.next) ?? "")
+            } else if text(.state) == "waiting" {
                 (command, ok) = (Command.calibrateSixPoint.rawValue, true)
-                message = "Six-point calibration: " + (text("message") ?? "lay the next face.")
+                message = "Six-point calibration: " + (text(.message) ?? "lay the next face.")
             } else {
                 return nil
             }
         case .calibrationApplied:
-            command = text("method") == "six_point" ? Command.calibrateSixPoint.rawValue : Command.calibrateReversal.rawValue
+            command = text(.method) == "six_point" ? Command.calibrateSixPoint.rawValue : Command.calibrateReversal.rawValue
             ok = true
-            message = "Calibration applied (" + (text("method") ?? "unknown method") + ")."
-                + (text("drift").map { " " + $0 } ?? "")
+            message = "Calibration applied (" + (text(.method) ?? "unknown method") + ")."
+                + (text(.drift).map { " " + $0 } ?? "")
         case .calibrationRejected:
-            command = text("method") == "six_point" ? Command.calibrateSixPoint.rawValue : Command.calibrateReversal.rawValue
+            command = text(.method) == "six_point" ? Command.calibrateSixPoint.rawValue : Command.calibrateReversal.rawValue
             // A cancel did what was asked: ok, and said as a cancel, not a refusal.
-            ok = details["cancelled"] == .bool(true)
-            message = (ok ? "Calibration cancelled: " : "Calibration refused: ") + (text("reason") ?? "no reason given.")
+            ok = details[.cancelled] == .bool(true)
+            message = (ok ? "Calibration cancelled: " : "Calibration refused: ") + (text(.reason) ?? "no reason given.")
         case .calibrationCleared:
             (command, ok) = (Command.clearCalibration.rawValue, true)
             message = "Calibration cleared: the chip reads raw."
         case .selftest:
             command = Command.selftest.rawValue
-            switch details["passed"] {
+            switch details[.passed] {
             case .bool(true)?:
                 ok = true
                 message = "Self-test passed."
@@ -80,10 +80,10 @@ struct CommandResult: Sendable, Equatable {
                 message = "Self-test failed: an axis moved outside the datasheet's limits; check the chip and its wiring."
             default:
                 ok = false
-                message = "Self-test could not run: " + (text("error") ?? "no reason given.")
+                message = "Self-test could not run: " + (text(.error) ?? "no reason given.")
             }
         case .driftProgress:
-            guard text("state") == "started" else { return nil }
+            guard text(.state) == "started" else { return nil }
             (command, ok) = (Command.learnDrift.rawValue, true)
             message = "Learning drift: started. Leave the machine still; stop when it has covered 3 °C or more."
         case .driftLearned:
@@ -92,8 +92,8 @@ struct CommandResult: Sendable, Equatable {
         case .driftRejected:
             command = Command.learnDrift.rawValue
             // `cancel` ending a session did what was asked; a cancel with none under way did not.
-            ok = details["cancelled"] == .bool(true)
-            message = "Learn drift: " + (text("reason") ?? "refused.")
+            ok = details[.cancelled] == .bool(true)
+            message = "Learn drift: " + (text(.reason) ?? "refused.")
         case .levelEntered, .levelLeft, .alarmRaised, .alarmCleared, .sensorFault, .sensorRecovered, .runningStarted,
              .runningStopped, .zoneChanged, .temperatureRejected:
             return nil
@@ -101,7 +101,7 @@ struct CommandResult: Sendable, Equatable {
         self.command = command
         self.ok = ok
         // Applied, but the state directory could not be written: it lasts until the next restart.
-        self.message = details["persisted"] == .bool(false)
+        self.message = details[.persisted] == .bool(false)
             ? message + " It could not be saved, so it is lost at the next restart; the log says why." : message
         self.event = event.type
         self.ts = event.ts

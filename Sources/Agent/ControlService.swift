@@ -167,7 +167,7 @@ final class ControlService: ControlHandler {
             Task { await core.selfTest() }
         }
         await core.removeEventListener(listener)
-        if case .string(let error)? = details["error"] { return ControlFailure(.inProgress, error).json }
+        if case .string(let error)? = details[.error] { return ControlFailure(.inProgress, error).json }
         return ControlReply.message(ControlReply.selftest, ["selftest": .object(details)])
     }
 

@@ -42,7 +42,15 @@ public struct AgentEvent: Sendable {
     /// the wire: a listener (``AgentCore/addEventListener(_:)``) forwards what concerns its client.
     public var origins: Set<CalibrationOrigin>
 
-    public init(type: EventType, details: [String: JSONValue], ts: String? = nil, origins: Set<CalibrationOrigin> = []) {
+    public init(type: EventType, details: [EventKey: JSONValue], ts: String? = nil, origins: Set<CalibrationOrigin> = []) {
+        self.init(type: type, encoded: Dictionary(uniqueKeysWithValues: details.map { ($0.key.rawValue, $0.value) }), ts: ts,
+                  origins: origins)
+    }
+
+    /// An event whose details another encoder wrote (the self-test's figures, from the object
+    /// `plumb selftest --json` prints), or that came back over the control socket.
+    public init(type: EventType, encoded details: [String: JSONValue], ts: String? = nil,
+                origins: Set<CalibrationOrigin> = []) {
         self.type = type
         self.details = details
         self.ts = ts ?? timestamp()

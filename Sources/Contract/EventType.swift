@@ -136,7 +136,9 @@ extension EventType {
             // The tumble's row first: it points to the reversal's for `persisted`.
             [
                 EventOccasion(when: "`calibrate_six_point` fitted the sixth face, saved and in force", details: """
-                    `method` (`six_point`), `date`, `residual_mg` {`rms`,`max`} (as on `P/calibration`), `started_by`; \
+                    `method` (`six_point`), `date`, `residual_mg` {`rms`,`max`} (as on `P/calibration`), `started_by`, \
+                    `temperature_c` (the tumble's mean temperature, °C; null when none was known), `drift` (a sentence: \
+                    how this tumble joined the ones before it at other temperatures, and the drift they fit); \
                     `persisted: false` as below
                     """),
                 EventOccasion(when: "`calibrate_reversal second` made a calibration, saved and in force", details: """

@@ -1,42 +1,30 @@
 /// Why a piece of text could not be read as an angle.
-///
-/// The ``description`` is meant for a person: it quotes the text, says what is wrong, and lists
-/// every accepted form so the reader knows what to type instead.
-public struct AngleParseError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What was wrong with the text.
-    public enum Reason: Hashable, Sendable {
-        /// The text was empty or only whitespace.
-        case empty
-        /// The text does not start with a decimal number.
-        case missingNumber
-        /// The number is NaN or infinite, or too large to represent.
-        case nonFinite
-        /// A number was followed by something that is not a known unit (the unit text is given).
-        case unknownUnit(String)
-    }
+public typealias AngleParseError = TextParseError<AngleParseReason>
 
-    /// The text exactly as it was given.
-    public let text: String
-    /// What was wrong with it.
-    public let reason: Reason
+/// What was wrong with the text of an angle.
+public enum AngleParseReason: TextParseReason {
+    /// The text was empty or only whitespace.
+    case empty
+    /// The text does not start with a decimal number.
+    case missingNumber
+    /// The number is NaN or infinite, or too large to represent.
+    case nonFinite
+    /// A number was followed by something that is not a known unit (the unit text is given).
+    case unknownUnit(String)
 
-    public init(text: String, reason: Reason) {
-        self.text = text
-        self.reason = reason
-    }
+    public static let subject = "an angle"
 
-    public var description: String {
-        let problem = switch reason {
+    public var problem: String {
+        switch self {
         case .empty: "it is empty"
         case .missingNumber: "it does not start with a number"
         case .nonFinite: "the number is not finite"
         case .unknownUnit(let unit): "\"\(unit)\" is not a unit"
         }
-        return "\"\(text)\" is not an angle: \(problem). \(Self.acceptedForms)"
     }
 
     /// Built from the unit list so the help can never fall behind the parser.
-    static let acceptedForms: String = {
+    public static let acceptedForms: String = {
         let units = AngleUnit.allCases.map { "\($0.rawValue) or \($0.symbol)" }.joined(separator: ", ")
         return "Write a number in degrees (0.25), or a number followed by a unit, with or without a space"
             + " (0.1°, 0.2 %, 1.5 mm/m, 0.5 in_per_ft). Units: \(units)."

@@ -44,22 +44,22 @@ struct AgentCalibration {
             }
             switch event.type {
             case EventType.calibrationProgress.rawValue:
-                let message = event.details["message"]?.stringValue ?? ""
-                let state = event.details["state"]?.stringValue
+                let message = event.details[.message]?.stringValue ?? ""
+                let state = event.details[.state]?.stringValue
                 // A redrawn progress bar is ended by whatever the next line says.
-                if barShown, state != "averaging" || event.details["fraction"] == nil {
+                if barShown, state != "averaging" || event.details[.fraction] == nil {
                     output.error("")
                     barShown = false
                 }
-                if let refused = event.details["refused"]?.stringValue { output.error("refused: " + refused) }
+                if let refused = event.details[.refused]?.stringValue { output.error("refused: " + refused) }
                 switch state {
                 case "waiting":
                     output.error(message)
                     try waitForEnter(prompt: "Lay the device still on that face, then press Enter.")
                     try send(.sixPoint(.next))
                 case "averaging":
-                    if let fraction = event.details["fraction"]?.numberValue {
-                        output.progress(label: event.details["face"]?.stringValue ?? "", fraction: fraction)
+                    if let fraction = event.details[.fraction]?.numberValue {
+                        output.progress(label: event.details[.face]?.stringValue ?? "", fraction: fraction)
                         barShown = true
                     } else {
                         output.error(message)
@@ -70,7 +70,7 @@ struct AgentCalibration {
             case EventType.calibrationApplied.rawValue:
                 return event.details
             case EventType.calibrationRejected.rawValue:
-                throw CommandFailure("the agent applied nothing: " + (event.details["reason"]?.stringValue ?? "rejected."))
+                throw CommandFailure("the agent applied nothing: " + (event.details[.reason]?.stringValue ?? "rejected."))
             default:
                 continue
             }
@@ -97,10 +97,10 @@ struct AgentCalibration {
             case EventType.calibrationApplied.rawValue:
                 return event.details
             case EventType.calibrationRejected.rawValue:
-                let reason = event.details["reason"]?.stringValue ?? "rejected."
+                let reason = event.details[.reason]?.stringValue ?? "rejected."
                 output.error("refused: " + reason)
                 // The agent keeps the first reading only while the device has not been turned.
-                if step == .second, event.details["first_kept"] != .bool(true) { step = .first }
+                if step == .second, event.details[.firstKept] != .bool(true) { step = .first }
             default:
                 continue
             }

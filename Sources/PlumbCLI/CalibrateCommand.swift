@@ -146,20 +146,20 @@ struct CalibrateCommand: Subcommand {
 
     /// What the agent applied, from its `calibration_applied` event.
     static func agentSummary(_ details: [String: JSONValue]) -> String {
-        var lines = ["\(details["method"]?.stringValue ?? "the") calibration applied by the running agent,"
-            + " \(details["date"]?.stringValue ?? ""); its next readings are calibrated (no reload needed)."]
-        if let residual = details["residual_mg"], let rms = residual["rms"]?.numberValue, let max = residual["max"]?.numberValue {
+        var lines = ["\(details[.method]?.stringValue ?? "the") calibration applied by the running agent,"
+            + " \(details[.date]?.stringValue ?? ""); its next readings are calibrated (no reload needed)."]
+        if let residual = details[.residualMG], let rms = residual["rms"]?.numberValue, let max = residual["max"]?.numberValue {
             lines.append("residual  rms \(fixed(rms, 2, signed: false)) mg, max \(fixed(max, 2, signed: false)) mg")
         }
-        if let celsius = details["temperature_c"]?.numberValue {
+        if let celsius = details[.temperatureC]?.numberValue {
             lines.append("made at \(fixed(celsius, 1, signed: false)) °C")
         }
-        if let drift = details["drift"]?.stringValue { lines.append(drift) }
-        if let offset = details["zero_offset_mg"]?.elements.compactMap(\.numberValue), offset.count == 3 {
+        if let drift = details[.drift]?.stringValue { lines.append(drift) }
+        if let offset = details[.zeroOffsetMG]?.elements.compactMap(\.numberValue), offset.count == 3 {
             lines.append("zero offset  x \(fixed(offset[0], 2, signed: true)) mg  y \(fixed(offset[1], 2, signed: true)) mg"
                 + "  z \(fixed(offset[2], 2, signed: true)) mg")
         }
-        if details["persisted"] == .bool(false) {
+        if details[.persisted] == .bool(false) {
             lines.append("warning: the agent could not save it (see journalctl -u plumb); it applies until the agent restarts.")
         } else {
             lines.append("saved by the agent in its state directory (calibration.json).")

@@ -1,5 +1,6 @@
 import Accelerometers
 import Agent
+import BrokerHarness
 import Configuration
 import Contract
 import Foundation
@@ -37,7 +38,7 @@ struct AgentCoreTests {
         let core: AgentCore
         let topics = Topics(baseTopic: "plumb", deviceID: "unit")
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-core-\(UUID().uuidString)").path
+        let directory = temporaryPath("core")
 
         /// - Parameters:
         ///   - calibration: the calibration to start with, as if loaded from the state directory.

@@ -136,8 +136,7 @@ struct AgentRobustnessTests {
 
     @Test func aCorruptStateFileIsSetAsideNotFatal() async throws {
         let broker = try MosquittoBroker.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-corrupt-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("corrupt")
         try "{ not json".write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
         let observer = try await Observer(port: broker.port)
         let agent = try AgentProcess(brokerURL: broker.url, stateDirectory: directory)
@@ -151,8 +150,7 @@ struct AgentRobustnessTests {
 
     @Test func aWrongPasswordIsAClearErrorAndRetriesNotACrash() async throws {
         let broker = try MosquittoBroker.start(.init(passwordFile: ["plumb": "s3cret"]))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pw-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("pw")
         try "wrong\n".write(toFile: directory + "/password", atomically: true, encoding: .utf8)
         let yaml = "mqtt:\n  username: plumb\n  password_file: \(directory)/password\n"
         let wrong = try AgentProcess(brokerURL: broker.url, yaml: yaml)

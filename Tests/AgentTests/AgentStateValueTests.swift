@@ -94,7 +94,7 @@ struct AgentStateValueTests {
 
     @Test func eachPublicationKnowsItsTopicRetainAndQoS() throws {
         let topics = Topics(baseTopic: "plumb", deviceID: "bench")
-        let event = AgentEvent(type: .zeroed, details: [:])
+        let event = AgentEvent(type: .zeroed, encoded: [:])
         let cases: [(Publication, String, Bool, MQTTQoS)] = [
             (.status(online: true), "plumb/bench/status", true, .atLeastOnce),
             (.level(true), "plumb/bench/level", true, .atMostOnce),

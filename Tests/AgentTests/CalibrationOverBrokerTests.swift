@@ -71,7 +71,7 @@ struct CalibrationOverBrokerTests {
     @Test func aCalibrationInTheStateDirectoryIsAppliedAtStartAndSIGHUPReadsItAgain() async throws {
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-cal-\(UUID().uuidString)").path
+        let directory = temporaryPath("cal")
         let store = StateStore(directory: directory)
         try store.save(calibration: CalibrationRecord(
             method: .reversal, chip: .init(bus: "simulated", address: "0x53", devid: "0xE5"),

@@ -70,7 +70,7 @@ struct CommandResultTests {
         let noAnswer: [EventType] = [.levelEntered, .levelLeft, .alarmRaised, .alarmCleared, .sensorFault, .sensorRecovered,
                                      .runningStarted, .runningStopped, .zoneChanged, .temperatureRejected]
         for type in EventType.allCases {
-            let result = CommandResult(AgentEvent(type: type, details: ["reason": .string("because."), "state": .string("started"),
+            let result = CommandResult(AgentEvent(type: type, encoded: ["reason": .string("because."), "state": .string("started"),
                                                                         "step": .string("first"), "passed": .bool(true)]))
             if noAnswer.contains(type) {
                 #expect(result == nil, "\(type)")
@@ -79,30 +79,30 @@ struct CommandResultTests {
             }
         }
         // The tumble's settling and averaging, and learning's periodic progress, are no answers either.
-        #expect(CommandResult(AgentEvent(type: .calibrationProgress, details: ["method": .string("six_point"), "state": .string("averaging")])) == nil)
-        #expect(CommandResult(AgentEvent(type: .driftProgress, details: ["state": .string("learning")])) == nil)
-        let selftest = CommandResult(AgentEvent(type: .selftest, details: ["passed": .null, "error": .string("another is running.")]))
+        #expect(CommandResult(AgentEvent(type: .calibrationProgress, encoded: ["method": .string("six_point"), "state": .string("averaging")])) == nil)
+        #expect(CommandResult(AgentEvent(type: .driftProgress, encoded: ["state": .string("learning")])) == nil)
+        let selftest = CommandResult(AgentEvent(type: .selftest, encoded: ["passed": .null, "error": .string("another is running.")]))
         #expect(selftest?.ok == false && selftest?.message == "Self-test could not run: another is running.")
     }
 }
 
 extension CommandResultTests {
     @Test func aCancelDidWhatWasAskedAndAnUnsavedChangeSaysSo() {
-        let cancelled = CommandResult(AgentEvent(type: .calibrationRejected, details: [
+        let cancelled = CommandResult(AgentEvent(type: .calibrationRejected, encoded: [
             "method": .string("six_point"), "cancelled": .bool(true), "reason": .string("cancelled by mqtt; nothing applied."),
         ]))
         #expect(cancelled?.ok == true && cancelled?.message == "Calibration cancelled: cancelled by mqtt; nothing applied.")
-        let refused = CommandResult(AgentEvent(type: .calibrationRejected, details: ["method": .string("six_point"), "reason": .string("not on a face.")]))
+        let refused = CommandResult(AgentEvent(type: .calibrationRejected, encoded: ["method": .string("six_point"), "reason": .string("not on a face.")]))
         #expect(refused?.ok == false && refused?.message == "Calibration refused: not on a face.")
-        let drift = CommandResult(AgentEvent(type: .driftRejected, details: [
+        let drift = CommandResult(AgentEvent(type: .driftRejected, encoded: [
             "action": .string("cancel"), "reason": .string("learn_drift cancelled; nothing changed."), "cancelled": .bool(true),
         ]))
         #expect(drift?.ok == true)
-        let nothingToCancel = CommandResult(AgentEvent(type: .driftRejected, details: [
+        let nothingToCancel = CommandResult(AgentEvent(type: .driftRejected, encoded: [
             "action": .string("cancel"), "reason": .string("no learn_drift is under way; nothing to cancel."),
         ]))
         #expect(nothingToCancel?.ok == false)
-        let unsaved = CommandResult(AgentEvent(type: .zeroed, details: ["reference": .object(["x": .number(0)]), "persisted": .bool(false)]))
+        let unsaved = CommandResult(AgentEvent(type: .zeroed, encoded: ["reference": .object(["x": .number(0)]), "persisted": .bool(false)]))
         #expect(unsaved?.ok == true && unsaved?.message.contains("could not be saved") == true)
     }
 }

@@ -8,7 +8,7 @@ struct EventQueueTests {
     struct Dropped: Error {}
 
     static func event(_ index: Int) -> AgentEvent {
-        AgentEvent(type: .levelEntered, details: ["index": .integer(index)])
+        AgentEvent(type: .levelEntered, encoded: ["index": .integer(index)])
     }
 
     static func index(_ event: AgentEvent) -> Int? {

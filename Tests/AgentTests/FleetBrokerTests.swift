@@ -55,7 +55,7 @@ struct FleetBrokerTests {
     /// `plumb run` logged in as `user` over TLS, under `baseTopic`.
     static func agent(on broker: MosquittoBroker, deviceID: String, baseTopic: String = "plumb", user: String,
                       password: String, sensorYAML: String = "") throws -> AgentProcess {
-        let passwordFile = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pw-\(UUID().uuidString)").path
+        let passwordFile = temporaryPath("pw")
         try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let yaml = """
             mqtt:

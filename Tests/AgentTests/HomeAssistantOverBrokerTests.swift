@@ -280,17 +280,8 @@ enum PlumbCommand {
     }
 
     private static func runBlocking(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = AgentProcess.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let outcome = try CommandRun.blocking([AgentProcess.binary.path] + arguments, timeout: 60)
+        return (outcome.status, outcome.stdout, outcome.stderr)
     }
 }
 

@@ -10,7 +10,7 @@ import Testing
 struct InboundStallOverBrokerTests {
     /// A payload one byte over 1 MiB: with its header, larger than the agent's maximum packet size.
     static let oversizeFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-oversize-\(UUID().uuidString)").path
+        let path = temporaryPath("oversize")
         _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: UInt8(ascii: "x"), count: 1024 * 1024 + 1))
         return path
     }()

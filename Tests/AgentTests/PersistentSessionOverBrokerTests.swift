@@ -26,7 +26,7 @@ struct PersistentSessionOverBrokerTests {
         let broker = try MosquittoBroker.start()
         let deviceID = "ps" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let prefix = "plumb/" + deviceID
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-ps-\(UUID().uuidString)").path
+        let state = temporaryPath("ps")
         let observer = try await Observer(port: broker.port, version: version)
         let first = try AgentProcess(brokerURL: broker.url, deviceID: deviceID, yaml: yaml, stateDirectory: state)
         #expect(await observer.waitFor(prefix + "/status", timeout: 20) { $0.payloadString == "online" } != nil)

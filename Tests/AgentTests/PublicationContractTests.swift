@@ -15,7 +15,7 @@ struct PublicationContractTests {
         let topics = Topics(baseTopic: "plumb", deviceID: "bench")
         let reading = ReadingFigures(attitude: nil, unit: .deg, level: nil, stable: false,
                                      gravity: Vector3(x: 0, y: 0, z: 1))
-        let zeroed = AgentEvent(type: .zeroed, details: ["reference": .null])
+        let zeroed = AgentEvent(type: .zeroed, encoded: ["reference": .null])
         let result = try #require(CommandResult(zeroed))
         // One of each case of Publication but `clear`, which deletes a desired config rather than
         // publishing a topic of its own.

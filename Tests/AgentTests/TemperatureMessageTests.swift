@@ -1,4 +1,5 @@
 @testable import Agent
+import BrokerHarness
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct TemperatureMessageTests {
     }
 
     @Test func theThermalZoneIsReadInMillidegrees() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-zone-\(UUID().uuidString)").path
+        let root = temporaryPath("zone")
         try FileManager.default.createDirectory(atPath: root + "/thermal_zone0", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try "48312\n".write(toFile: root + "/thermal_zone0/temp", atomically: true, encoding: .utf8)

@@ -15,19 +15,32 @@ public enum CommandRun {
     /// and kills it after `timeout` seconds (a hung command fails the test, not the suite).
     /// Blocking: call it off the cooperative pool.
     ///
-    /// - Parameter enter: writes a newline to its standard input every `enter` seconds while it
-    ///   runs (a person pressing Enter); nil gives it an empty standard input.
+    /// - Parameters:
+    ///   - enter: writes a newline to its standard input every `enter` seconds while it runs (a
+    ///     person pressing Enter).
+    ///   - input: its whole standard input. With neither, the standard input is empty.
+    ///   - directory: its working directory; nil for this process's.
     public static func blocking(_ command: [String], environment: [String: String] = [:], enter: Double? = nil,
+                                input stdin: Data? = nil, directory: String? = nil,
                                 timeout: Double) throws -> CommandOutcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = enter == nil ? FileHandle.nullDevice : input
+        process.standardInput = enter == nil && stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            // On a thread of its own: a child that writes before it has read all of it would
+            // otherwise fill its output pipe while this thread still writes.
+            Thread.detachNewThread {
+                try? input.fileHandleForWriting.write(contentsOf: stdin)
+                try? input.fileHandleForWriting.close()
+            }
+        }
         if let enter {
             Thread.detachNewThread {
                 while process.isRunning {

@@ -89,7 +89,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Starts a broker on a free loopback port and returns once it accepts connections.
     /// - Throws: ``BrokerHarnessError`` with mosquitto's log when it does not come up within 5 s.
     public static func start(_ options: Options = Options()) throws -> MosquittoBroker {
-        let directory = try makeTemporaryDirectory(prefix: "plumb-broker")
+        let directory = try makeTemporaryDirectory("broker")
         do {
             let certificates = options.tls ? try TestCertificates.shared() : nil
             let passwordFile = try options.passwordFile.map { try writePasswordFile($0, in: directory) }
@@ -134,7 +134,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// - Parameter tls: whether the listener is TLS, for ``url`` (the certificates are the shared
     ///   ``TestCertificates``).
     public static func start(tls: Bool = false, rendering render: (Placement) throws -> String) throws -> MosquittoBroker {
-        let directory = try makeTemporaryDirectory(prefix: "plumb-broker")
+        let directory = try makeTemporaryDirectory("broker")
         do {
             let certificates = tls ? try TestCertificates.shared() : nil
             let configFile = "\(directory)/mosquitto.conf"

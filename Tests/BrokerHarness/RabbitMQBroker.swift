@@ -73,7 +73,7 @@ public final class RabbitMQBroker: @unchecked Sendable {
     ///   when it exits or does not listen within `timeout`.
     public static func start(timeout: Duration = .seconds(60)) throws -> RabbitMQBroker {
         guard isInstalled else { throw BrokerHarnessError(notInstalledReason) }
-        let directory = try makeTemporaryDirectory(prefix: "plumb-rabbitmq")
+        let directory = try makeTemporaryDirectory("rabbitmq")
         do {
             var failures: [String] = []
             // Another process can take a port between our probe and the bind: try again.

@@ -39,7 +39,7 @@ public struct TestCertificates: Sendable {
 
     private static func generate() throws -> TestCertificates {
         let openssl = try executablePath("openssl")
-        let directory = try makeTemporaryDirectory(prefix: "plumb-test-pki")
+        let directory = try makeTemporaryDirectory("test-pki")
         certificateDirectory.withLock { $0 = directory }
         atexit {
             if let directory = certificateDirectory.withLock({ $0 }) {
@@ -77,12 +77,3 @@ public struct TestCertificates: Sendable {
 /// Where the certificates live, for the `atexit` clean-up (a C function pointer cannot capture).
 private let certificateDirectory = Locked<String?>(nil)
 
-/// Creates a private (0700) directory under the system temporary directory.
-func makeTemporaryDirectory(prefix: String) throws -> String {
-    let base = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
-    var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
-    guard let created = mkdtemp(&template) else {
-        throw BrokerHarnessError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
-    }
-    return String(cString: created)
-}

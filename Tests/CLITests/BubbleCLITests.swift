@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import Testing
 
@@ -14,8 +15,7 @@ struct BubbleCLITests {
     }
 
     @Test func theBubbleSitsOnTheHighSideAndTheFileRenders() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-bubble-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTemporaryDirectory("bubble"), isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("bubble.svg")
         // Roll +2° raises +y (up in the picture), pitch −1° raises +x (right).

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import Geometry
 import Level

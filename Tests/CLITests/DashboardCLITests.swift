@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import Persistence
 import Settings

@@ -70,8 +70,7 @@ struct FleetCLITests {
     @Test func realAgentsAreListedProblemsFirstAndAKilledOneIsOffline() async throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-fleet-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("fleet")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lathe = try Self.agent(broker, id: "lathe", yaml: "", in: directory)
         let mill = try Self.agent(broker, id: "mill", yaml: "mqtt:\n  base_topic: plumb/hall-2\nvibration:\n  vibration: false\n",
@@ -210,8 +209,7 @@ extension FleetCLITests {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
         try await MosquittoClients.publish(port: broker.port, topic: "plumb/lathe/status", message: "offline", retain: true)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-fleet-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("fleet")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // util-linux `script` gives plumb a pseudo-terminal and records what it draws (-f: at once).
         let command = "stty rows 30 cols 160; stty -g > \(directory)/before; '\(PlumbProcess.binary.path)' fleet --watch"

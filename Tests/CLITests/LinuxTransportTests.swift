@@ -189,8 +189,7 @@ struct LinuxTransportTests {
         let fake = try FakeI2CDev()
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-mode-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("mode")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "sensor:\n  kind: adxl345\n  bus: \(fake.devicePath)\n".write(toFile: directory + "/plumb.yaml", atomically: true,
                                                                       encoding: .utf8)
@@ -428,8 +427,7 @@ struct AdapterGoneTests {
     @Test func theAgentSaysItWentAwayAndWaitsForIt() async throws {
         let fake = try FakeI2CDev(.init(fault: .goneAfter(40)))
         let broker = try MosquittoBroker.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-gone-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("gone")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "log_level: debug\nsensor:\n  kind: adxl345\n  bus: \(fake.devicePath)\n".write(toFile: directory + "/plumb.yaml", atomically: true, encoding: .utf8)
         let process = Process()

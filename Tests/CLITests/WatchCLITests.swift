@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 import Testing
 
@@ -108,8 +109,7 @@ struct WatchCLITests {
 
     @Test(arguments: Stop.allCases)
     func atATerminalItDrawsInPlaceAndRestoresTheTerminal(stop: Stop) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-watch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("watch")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The shell records the terminal's settings before and after, and plumb's pid (exec keeps
         // it) for SIGTERM. `trap : INT` keeps the shell alive through Ctrl-C to record the after.

@@ -1,4 +1,5 @@
 import Accelerometers
+import BrokerHarness
 import Configuration
 import Contract
 import Foundation

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Configuration
 import Foundation
 import Geometry

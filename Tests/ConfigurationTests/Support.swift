@@ -72,28 +72,3 @@ func applying(_ key: String, raw: String, to settings: LiveSettings = LiveSettin
     try settings.applying(key: key, rawValue: Array(raw.utf8))
 }
 
-/// A fresh directory under the system's temporary directory, removed by `cleanup()`.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let template = NSTemporaryDirectory() + "plumb-config-tests-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw POSIXError(.EIO) }
-        path = String(cString: made)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
-    }
-
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}

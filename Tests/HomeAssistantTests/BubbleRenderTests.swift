@@ -30,7 +30,7 @@ struct BubbleRenderTests {
             Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
             return
         }
-        let directory = try makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectoryURL()
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, picture) in Self.pictures {
             let source = directory.appendingPathComponent("\(name).svg")
@@ -53,7 +53,7 @@ struct BubbleRenderTests {
             Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
             return
         }
-        let directory = try makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectoryURL()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("x.svg")
         try Data(Self.pictures[0].picture.bytes).write(to: source)
@@ -96,7 +96,7 @@ struct BubblePNGTests {
             Issue.record("rsvg-convert is missing: install it with `sudo apt-get install -y librsvg2-bin`.")
             return
         }
-        let directory = try makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectoryURL()
         defer { try? FileManager.default.removeItem(at: directory) }
         let side = Int(BubblePicture.size * BubblePicture.pngScale)
         for (name, picture) in BubbleRenderTests.pictures {

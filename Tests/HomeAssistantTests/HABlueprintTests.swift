@@ -25,7 +25,7 @@ struct HABlueprintTests {
             Issue.record("the conformance check is missing at \(HAConformanceTests.checker.path)")
             return
         }
-        let work = try makeTemporaryDirectory()
+        let work = try makeTemporaryDirectoryURL()
         defer { try? FileManager.default.removeItem(at: work) }
         // The control: a trigger no Plumb device publishes (its wire name, not its phrase).
         let done = try String(contentsOf: Self.directory.appendingPathComponent("machine_done.yaml"), encoding: .utf8)
@@ -36,11 +36,11 @@ struct HABlueprintTests {
         let triggers = try Self.triggers()
         let paths = Self.files.map { Self.directory.appendingPathComponent($0).path }
         let good = try await offThePool { try run(checker, ["blueprint", "--triggers", triggers] + paths, in: work) }
-        let output = String(decoding: good.stdout, as: UTF8.self)
+        let output = good.stdout
         #expect(good.status == 0, "\(output)\(good.stderr)")
         #expect(output.components(separatedBy: ": conforms").count == Self.files.count + 1, "\(output)")
         let bad = try await offThePool { try run(checker, ["blueprint", "--triggers", triggers, broken.path], in: work) }
-        #expect(bad.status == 1 && String(decoding: bad.stdout, as: UTF8.self).contains("running_stopped"),
-                "the check let a wrong trigger through: \(String(decoding: bad.stdout, as: UTF8.self))")
+        #expect(bad.status == 1 && bad.stdout.contains("running_stopped"),
+                "the check let a wrong trigger through: \(bad.stdout)")
     }
 }

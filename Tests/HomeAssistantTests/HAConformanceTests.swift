@@ -111,19 +111,19 @@ struct HAConformanceTests {
             + [Self.refused, Self.dropped, Self.wrongUnit] {
             input += try encoder.encode(line) + Data("\n".utf8)
         }
-        let directory = try makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectoryURL()
         defer { try? FileManager.default.removeItem(at: directory) }
         let checker = Self.checker
         let stdin = input
         let result = try await offThePool { try run(checker, ["check"], input: stdin, in: directory) }
         let report: Report
         do {
-            report = try JSONDecoder().decode(Report.self, from: result.stdout)
+            report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         } catch {
             Issue.record("""
                 ha-conformance exited \(result.status) without a JSON report (\(error)).
                 stdout:
-                \(String(decoding: result.stdout, as: UTF8.self))
+                \(result.stdout)
                 stderr:
                 \(result.stderr)
                 """)

@@ -113,42 +113,16 @@ func topic(_ topic: String, matches filter: String) -> Bool {
 let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Runs `executable` with `arguments`, stdin from `input` (a file, so nothing can deadlock on a
-/// full pipe), and returns its exit status, stdout and stderr.
-func run(_ executable: URL, _ arguments: [String], input: Data = Data(),
-         in directory: URL) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let inputFile = directory.appendingPathComponent("stdin")
-    let outputFile = directory.appendingPathComponent("stdout")
-    let errorFile = directory.appendingPathComponent("stderr")
-    try input.write(to: inputFile)
-    try Data().write(to: outputFile)
-    try Data().write(to: errorFile)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let stdin = try FileHandle(forReadingFrom: inputFile)
-    let stdout = try FileHandle(forWritingTo: outputFile)
-    let stderr = try FileHandle(forWritingTo: errorFile)
-    defer {
-        try? stdin.close()
-        try? stdout.close()
-        try? stderr.close()
-    }
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    process.waitUntilExit()
-    let errorText = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-    return (process.terminationStatus, try Data(contentsOf: outputFile), errorText)
+/// Runs `executable` with `arguments` to its end in `directory`, `input` its standard input
+/// (``CommandRun/blocking(_:environment:enter:input:directory:timeout:)``); Home Assistant's
+/// checker imports the whole of Home Assistant, so it gets minutes.
+func run(_ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL) throws -> CommandOutcome {
+    try CommandRun.blocking([executable.path] + arguments, input: input, directory: directory.path, timeout: 600)
 }
 
-/// A fresh temporary directory, removed by the caller.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-ha-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+/// A fresh temporary directory (``makeTemporaryDirectory(_:)``) as a URL, removed by the caller.
+func makeTemporaryDirectoryURL() throws -> URL {
+    URL(fileURLWithPath: try makeTemporaryDirectory("ha"), isDirectory: true)
 }
 
 /// An executable on `PATH`, or nil.
@@ -171,12 +145,12 @@ func renderWithHomeAssistant(_ items: [(template: String, payload: String)]) asy
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var input = Data()
     for item in items { input += try encoder.encode(Line(template: item.template, payload: item.payload)) + Data("\n".utf8) }
-    let directory = try makeTemporaryDirectory()
+    let directory = try makeTemporaryDirectoryURL()
     defer { try? FileManager.default.removeItem(at: directory) }
     let checker = HAConformanceTests.checker
     let stdin = input
     let result = try await offThePool { try run(checker, ["render"], input: stdin, in: directory) }
-    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+    let lines = result.stdout.split(separator: "\n")
     guard lines.count == items.count else {
         throw TestSetupError(description: "ha-conformance render gave \(lines.count) lines for \(items.count): \(result.stderr)")
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Inbound probe and Receive Maximum over a real broker", .serialized)
 struct InboundProbeTests {
     static let oversizeFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-mqtt-oversize-\(UUID().uuidString)").path
+        let path = temporaryPath("mqtt-oversize")
         _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x78, count: 1024 * 1024 + 1))
         return path
     }()

@@ -13,8 +13,7 @@ struct SystemChaosTests {
     /// between two config changes.
     @Test func aFullDiskIsReportedAndCorruptsNothing() async throws {
         var report = ScenarioReport("disk full")
-        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-full-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mountPoint = try makeTemporaryDirectory("full")
         let mount = try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
         try #require(mount == 0, "mount -t tmpfs needs root (CAP_SYS_ADMIN); make chaos runs as root in the container")
         defer { _ = try? Self.run("/bin/umount", ["-l", mountPoint]) }
@@ -91,12 +90,7 @@ struct SystemChaosTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try CommandRun.blocking([tool] + arguments, timeout: 60).status
     }
 
     // MARK: Clock jump
@@ -114,7 +108,7 @@ struct SystemChaosTests {
         var report = ScenarioReport("clock jump")
         try #require(FileManager.default.fileExists(atPath: Self.libfaketime),
                      "libfaketime is missing: scripts/install-deps.sh chaos installs it")
-        let offsetFile = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-faketime-\(UUID().uuidString)").path
+        let offsetFile = temporaryPath("faketime")
         try "+0".write(toFile: offsetFile, atomically: true, encoding: .utf8)
         let broker = try MosquittoBroker.start()
         let observer = try await Observer(port: broker.port)

@@ -37,9 +37,7 @@ final class AgentProcess: Sendable {
          yaml: String = "", simulated: Bool = true, arguments: [String] = [], stateDirectory: String? = nil,
          environment: [String: String] = [:], launcher: [String] = []) throws {
         self.deviceID = deviceID
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("plumb-agent-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("agent")
         self.stateDirectory = stateDirectory ?? directory + "/state"
         configPath = directory + "/plumb.yaml"
         try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)

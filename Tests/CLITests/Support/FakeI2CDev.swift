@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -590,25 +591,17 @@ struct FakeI2CDev: Sendable {
 
         let partial = directory
             .appendingPathComponent("plumb-fake-i2c-\(key).\(getpid()).\(UUID().uuidString).tmp.so").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [compiler] + compileFlags + ["-o", partial, source.path, "-ldl"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let diagnostics: Data
+        let outcome: CommandOutcome
         do {
-            try process.run()
-            diagnostics = try output.fileHandleForReading.readToEnd() ?? Data()
-            process.waitUntilExit()
+            outcome = try CommandRun.blocking(["/usr/bin/env", compiler] + compileFlags + ["-o", partial, source.path, "-ldl"],
+                                              timeout: 300)
         } catch {
             throw FakeI2CDevError("cannot run \(compiler) for the fake I²C fixture: \(error)")
         }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        guard outcome.status == 0 else {
             try? FileManager.default.removeItem(atPath: partial)
             throw FakeI2CDevError(
-                "\(compiler) failed (status \(process.terminationStatus)) compiling \(source.path):\n"
-                    + String(decoding: diagnostics, as: UTF8.self))
+                "\(compiler) failed (status \(outcome.status)) compiling \(source.path):\n" + outcome.stdout + outcome.stderr)
         }
         guard rename(partial, library) == 0 else {
             let error = String(cString: strerror(errno))

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 
 /// Renders SVG files with `rsvg-convert` (Debian's librsvg2-bin, which `scripts/install-deps.sh`
@@ -17,16 +18,8 @@ enum SVGRendering {
 
     /// Renders `svg` to `png`; returns rsvg-convert's exit status and what it printed.
     static func render(_ svg: URL, to png: URL, with renderer: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = renderer
-        process.arguments = ["-o", png.path, svg.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let outcome = try CommandRun.blocking([renderer.path, "-o", png.path, svg.path], timeout: 120)
+        return (outcome.status, outcome.stdout + outcome.stderr)
     }
 
     /// A PNG's width and height from its IHDR chunk: after the 8-byte signature, the chunk's
@@ -63,8 +56,6 @@ enum SVGRendering {
 
     /// A fresh empty directory under the temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-svg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        URL(fileURLWithPath: try makeTemporaryDirectory("svg"), isDirectory: true)
     }
 }
