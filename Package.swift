@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["Contract", "Geometry", "StrictJSON"]),
         .testTarget(name: "FleetTests", dependencies: ["Contract", "Fleet"]),
         .testTarget(name: "VibrationTests", dependencies: ["Vibration", "VibrationVocabulary", "Geometry"]),
-        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry", "GeometryTesting"]),
+        .testTarget(name: "RulerTests", dependencies: ["Contract", "Ruler", "RulerService", "Geometry", "GeometryTesting", "Settings"]),
         .testTarget(name: "DrawingTests", dependencies: ["Drawing", "PictureRendering"]),
         .testTarget(name: "HomeAssistantTests", dependencies: [
             "BrokerHarness", "Contract", "Drawing", "HomeAssistant", "Geometry", "Level", "PictureRendering", "Settings",

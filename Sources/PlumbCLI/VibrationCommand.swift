@@ -19,7 +19,7 @@ struct VibrationCommand: Subcommand {
     static let usage = "plumb vibration [--bus PATH | --sensor sim] [--address ADDR] [--rate HZ] [--window S] [--class C] "
         + "[--threshold T] [--count N | --watch] [--json]"
     static let specs = SensorOptions.specs + [
-        .value("--rate", "HZ", "Output data rate, 50 Hz or more, one the chip offers (default its nearest to 200, about the\n"
+        .value("--rate", "HZ", "Output data rate above 25.6 Hz, one the chip offers (default its nearest to 200, about the\n"
                + "most the Pi's default 100 kHz bus carries; the velocity band reaches rate/2.56)."),
         .value("--window", "S", "Seconds of samples per window, 0.5–10 (default 1: 1 Hz frequency resolution)."),
         .value("--class", "CLASS", "The machine group the zone is judged by: \(MachineClass.list) (default class_i)."),

@@ -56,7 +56,7 @@ struct WatchCommand: Subcommand {
         .value("--width", "W", "The footprint's width (along y); needs --length."),
         .value("--feet", "N", "4 (default: one at each corner) or 3 (one at the front centre, two at the rear)."),
         .value("--result-unit", "U", "Unit of the rise and the shims: mm (default), cm, m, in or ft."),
-        .value("--rate", "HZ", "Output data rate, one the chip offers (default its nearest to 100); the vibration line needs 50 or more,\n"
+        .value("--rate", "HZ", "Output data rate, one the chip offers (default its nearest to 100); the vibration line needs more than 25.6,\n"
                + "and its band reaches rate/2.56 (800 Hz on a 400 kHz bus: 10–312.5 Hz)."),
         .value("--class", "CLASS", "The machine group the vibration zone is judged by: \(MachineClass.list) (default class_i)."),
         .value("--count", "N", "Stop after N readings (one a window); default: until q or Ctrl-C."),

@@ -46,11 +46,11 @@ public struct VibrationSettings: Sendable, Equatable {
         max(1, Int((windowS * rateHz).rounded()))
     }
 
-    /// The velocity band at ``rateHz``: 10 Hz to `min(1000, rate / 2.56)`. Nil at 25 Hz and
-    /// below, where the rate cannot resolve anything above 10 Hz: there the analysis has no
-    /// velocity and no zone (null in `P/vibration`), and only an acceleration threshold can
-    /// decide `running`. The settings accept such a rate with vibration on, so that a config
-    /// that samples slowly for levelling alone stays valid.
+    /// The velocity band at ``rateHz``: 10 Hz to `min(1000, rate / 2.56)`. Nil at 25.6 Hz and
+    /// below, where the band's top would not reach its 10 Hz start: there the agent turns the
+    /// analysis off (no `P/vibration`, no running state) and says so in its log. The settings
+    /// accept such a rate with vibration on, so that a config that samples slowly for levelling
+    /// alone stays valid.
     public var band: VelocityBand? {
         VelocityBand(rateHz: rateHz)
     }

@@ -228,8 +228,8 @@ public struct VibrationAnalyzerError: Error, Sendable, Hashable, CustomStringCon
         case .invalidRate(let rate):
             return "\(rate) Hz is not a sample rate for vibration analysis: give a positive output data rate such as 800."
         case .noVelocityBand(let rate):
-            return "At \(rate) Hz the velocity band would end below its 10 Hz start (it ends at rate / 2.56): sample at"
-                + " 50 Hz or faster for vibration (800 Hz over I²C covers 10–312.5 Hz)."
+            return "At \(rate) Hz the velocity band would end below its 10 Hz start (it ends at rate / 2.56): sample faster"
+                + " than 25.6 Hz for vibration, at one of the chip's rates (800 Hz over I²C covers 10–312.5 Hz)."
         case .windowTooShort(let seconds):
             return "A vibration window of \(seconds) s is too short to measure down to 10 Hz: choose"
                 + " \(VibrationAnalyzer.minimumWindowSeconds) s or more (vibration_window_s, default 1)."
@@ -239,7 +239,7 @@ public struct VibrationAnalyzerError: Error, Sendable, Hashable, CustomStringCon
                 + " \((most * 10).rounded(.down) / 10) s at this rate (vibration_window_s, default 1)."
         case .bandTooNarrow(let rate, let seconds):
             return "At \(rate) Hz the velocity band is too narrow for a \(seconds) s window to resolve: sample faster"
-                + " (50 Hz or more) or choose a longer window."
+                + " or choose a longer window."
         case .invalidHop(let seconds, let window):
             return "A hop of \(seconds) s between windows of \(window) s is impossible: choose between one sample"
                 + " period and the window, or none for windows that do not overlap."

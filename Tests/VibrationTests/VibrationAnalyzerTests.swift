@@ -107,7 +107,7 @@ struct VibrationAnalyzerTests {
     }
 
     @Test("Settings that cannot work are refused with what to choose", arguments: [
-        (25.0, 1.0, nil as Double?, "50 Hz or faster"),
+        (25.0, 1.0, nil as Double?, "faster than 25.6 Hz"),
         (-100, 1, nil, "positive output data rate"),
         (.nan, 1, nil, "positive output data rate"),
         (800, 0.2, nil, "0.5 s or more"),
