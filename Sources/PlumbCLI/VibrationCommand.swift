@@ -130,7 +130,9 @@ extension VibrationCommand {
         return 0
     }
 
-    /// The agent's window as text: the vector's velocity, the zone and running, then per axis.
+    /// The agent's window as text, the lines ``VibrationPayloadText`` prints for the chip read
+    /// directly: the vector's velocity, the zone and running, each axis with its tones, and the
+    /// vector's acceleration (what an acceleration `running_threshold` is compared with).
     static func text(agentWindow figures: [String: JSONValue]) -> String {
         func number(_ object: [String: JSONValue], _ key: VibrationKey, _ decimals: Int) -> String {
             object[key.rawValue]?.numberValue.map { fixed($0, decimals) } ?? "n/a"
@@ -143,11 +145,17 @@ extension VibrationCommand {
         if case .object(let axes)? = figures[VibrationKey.axes.rawValue] {
             for axis in VibrationAxis.allCases {
                 guard case .object(let a)? = axes[axis.rawValue] else { continue }
+                let tones = (a[VibrationKey.peaks.rawValue]?.elements ?? []).compactMap { peak -> String? in
+                    guard case .object(let tone) = peak else { return nil }
+                    return "\(number(tone, .hz, 1)) Hz \(number(tone, .velocityRMSMillimetresPerSecond, 2)) mm/s"
+                }
                 lines.append("  \(axis.rawValue)  \(number(a, .velocityRMSMillimetresPerSecond, 2).rightAligned(to: 6)) mm/s  "
                     + "\(number(a, .accelerationRMSG, 4)) g RMS  peak \(number(a, .peakG, 4)) g  crest \(number(a, .crestFactor, 2))"
-                    + "  dominant \(number(a, .dominantHz, 1)) Hz")
+                    + "  dominant \(number(a, .dominantHz, 1)) Hz" + (tones.isEmpty ? "" : "  tones: " + tones.joined(separator: ", ")))
             }
         }
+        lines.append("  all \(number(figures, .accelerationRMSG, 4)) g RMS  peak \(number(figures, .peakG, 4)) g  crest "
+            + "\(number(figures, .crestFactor, 2))  dominant \(number(figures, .dominantHz, 1)) Hz")
         return lines.joined(separator: "\n")
     }
 }

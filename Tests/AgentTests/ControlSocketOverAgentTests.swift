@@ -226,6 +226,21 @@ extension ControlSocketOverAgentTests {
         #expect(outcome.stdout.contains("raw"))
     }
 
+    @Test func vibrationThroughTheAgentPrintsTheLinesTheChipReadDirectlyPrints() async throws {
+        let broker = try MosquittoBroker.start()
+        let socket = Self.socketPath()
+        let agent = try AgentProcess(brokerURL: broker.url, yaml: Self.socketYAML(socket, extra: "sensor:\n  sample_rate_hz: 800\n"),
+                                     arguments: ["--sim-vibration", "z:3@50"])
+        try #require(await agent.waitForLog("sensor running", timeout: 20))
+        let text = try await Self.plumb(["vibration", "--socket", socket, "--count", "1"])
+        #expect(text.status == 0 && text.stdout.contains("(agent)"), "\(text)")
+        let lines = text.stdout.split(separator: "\n")
+        // The vector's acceleration, which a running_threshold in g is compared with.
+        #expect(lines.contains { $0.hasPrefix("  all ") && $0.contains(" g RMS  peak ") }, "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("  z ") && $0.contains("tones: 50.0 Hz") }, "\(text.stdout)")
+        #expect(await agent.send(SIGTERM)?.status == 0)
+    }
+
     /// A client repeating what costs the chip gets no more of it: one watch stream per connection,
     /// a probe answered again from the last one, self-tests spaced.
     @Test func repeatedStreamsProbesAndSelfTestsAreBounded() async throws {
