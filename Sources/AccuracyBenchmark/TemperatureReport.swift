@@ -38,11 +38,11 @@ public struct TemperatureReport: Sendable {
         public var ratioMet: Bool { ratio <= TemperatureReport.ratioTarget }
     }
 
-    /// Issue 20's coverage targets: at least 95 % of 1 s readings, the bound at most 3× the error.
+    /// The uncertainty's coverage targets: at least 95 % of 1 s readings, the bound at most 3× the error.
     public static let coverageTarget = 0.95
     public static let ratioTarget = 3.0
 
-    /// Issue 20's targets for the compensated worst error at 0–10°, degrees.
+    /// The targets for the compensated worst error at 0–10°, degrees.
     public static func target(_ model: BenchChipModel) -> Double {
         switch model {
         case .adxl355: 0.01

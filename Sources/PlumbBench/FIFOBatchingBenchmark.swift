@@ -5,7 +5,7 @@ import I2C
 import Sampling
 import SimulatedADXL345
 
-/// Issue 11's figures: bus transactions (what would be ioctls on `/dev/i2c-N`) and CPU per sample
+/// The FIFO batching's figures: bus transactions (what would be ioctls on `/dev/i2c-N`) and CPU per sample
 /// while the real driver and sampler read the simulated chip in real time, at 100 and 800 Hz,
 /// draining one read per transaction (the path SMBus and the Pi 0–4's adapter take, and every
 /// bus took before batching) and in batches. Readings are 0.1 s blocks, as the agent reads them.

@@ -2,7 +2,7 @@ import Accelerometers
 import Foundation
 import MQTT
 
-/// Issue 17's two failure modes, measured against a local mosquitto:
+/// The inbound stall's two failure modes, measured against a local mosquitto:
 /// - the stall: messages over the agent's 1 MiB maximum packet size, which the broker drops
 ///   without giving back the Receive Maximum unit each one took. How fast the agent answers after
 ///   800 of them as shipped (Receive Maximum 65535), and, with libmosquitto's 20, how long the

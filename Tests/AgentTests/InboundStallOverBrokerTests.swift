@@ -3,7 +3,7 @@ import Foundation
 import MQTT
 import Testing
 
-/// Issue 17 over a real mosquitto: messages just over the agent's 1 MiB maximum packet size,
+/// The inbound stall over a real mosquitto: messages just over the agent's 1 MiB maximum packet size,
 /// which the broker drops, must not leave the agent deaf to QoS 1/2 config writes, commands and
 /// requests; and when something does stall the inbound path, the probe finds and repairs it.
 @Suite("Inbound stall over a real broker", .serialized)

@@ -156,7 +156,7 @@ struct RabbitMQInteropTests {
         await observer.stop()
     }
 
-    /// Issue 17 on RabbitMQ: MQTT 3.1.1 announces no maximum packet size, so messages over 1 MiB
+    /// The inbound stall on RabbitMQ: MQTT 3.1.1 announces no maximum packet size, so messages over 1 MiB
     /// reach the agent (refused `too_large`, cut at receipt) instead of being dropped, nothing
     /// stalls, and the inbound probe comes back through RabbitMQ.
     private func oversizeMessagesAndTheProbe(_ broker: RabbitMQBroker) async throws {

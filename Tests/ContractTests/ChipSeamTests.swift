@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 19's seam: above the drivers nothing names a chip; it asks the chip's description
+/// The chip seam: above the drivers nothing names a chip; it asks the chip's description
 /// (`ChipDescription`, through `ChipCatalog`), so a new chip is its driver, description,
 /// simulator and tests, and nothing downstream changes.
 @Suite("The chip seam: nothing above the drivers names a chip")
