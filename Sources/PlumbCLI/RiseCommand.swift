@@ -33,21 +33,9 @@ struct RiseCommand: Subcommand {
         let span = try LengthArgument.positive(parsed.joinedPositionals, naming: "the span",
                                                unit: parsed.lengthUnit("--unit"), example: "plumb rise 1.2m")
         let axis = try parsed.choice("--axis", from: RiseAxis.allCases.map(\.rawValue)) ?? RiseAxis.steepest.rawValue
-        let resultUnit = try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit
-        let mount = try parsed.mount()
-        let sensor = try SensorOptions(parsed)
-        let calibrationOptions = try CalibrationOptions(parsed)
-
-        let (reading, taken) = try CurrentReading.measuring(sensor, for: name, parsed: parsed, mount: mount, lengthUnit: resultUnit,
-                                                                  calibrating: calibrationOptions, output: output)
-        let data = try RulerServiceCall.data(.rise, [
-            "span": .string(LengthArgument.requestText(span)),
-            "axis": .string(axis),
-            "result_unit": .string(resultUnit.symbol),
-        ], reading: reading)
-        // --json is the service's data object with the source added; the text names the calibration.
-        output.print(parsed.has("--json") ? data.adding(source: taken.source).jsonText
-            : Self.text(data, span: span, axis: axis, unit: resultUnit) + "\nsensor     " + taken.calibration.label + (taken.source == .agent ? " (through the running agent)" : ""))
+        try RulerServiceCall.printMeasured(.rise, for: name, parsed: parsed, output: output, request: { resultUnit in
+            ["span": .string(LengthArgument.requestText(span)), "axis": .string(axis), "result_unit": .string(resultUnit.symbol)]
+        }, text: { data, resultUnit in Self.text(data, span: span, axis: axis, unit: resultUnit) })
         return 0
     }
 

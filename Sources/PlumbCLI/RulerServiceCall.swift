@@ -27,6 +27,24 @@ enum RulerServiceCall {
     }
 }
 
+extension RulerServiceCall {
+    /// `plumb rise` and `plumb shim`: one averaged reading in the mount's level frame, the
+    /// service's answer to `request` about it, and that answer printed: `--json` as the data
+    /// object with the reading's source added, else as `text` and the calibration it was read with.
+    static func printMeasured(_ service: RulerServiceName, for command: String, parsed: ParsedArguments,
+                              output: Console, request: (LengthUnit) -> [String: JSONValue],
+                              text: (JSONValue, LengthUnit) -> String) throws {
+        let resultUnit = try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit
+        let (reading, taken) = try CurrentReading.measuring(
+            SensorOptions(parsed), for: command, parsed: parsed, mount: parsed.mount(), lengthUnit: resultUnit,
+            calibrating: CalibrationOptions(parsed), output: output)
+        let data = try data(service, request(resultUnit), reading: reading)
+        guard !parsed.has("--json") else { return output.print(data.adding(source: taken.source).jsonText) }
+        output.print(text(data, resultUnit) + "\nsensor     " + taken.calibration.label
+            + (taken.source == .agent ? " (through the running agent)" : ""))
+    }
+}
+
 extension CurrentReading {
     /// The reading `rise` and `shim` work from: the running agent's while it owns the chip (its
     /// mount, zero and calibration), else one second's measurement read here in the level frame

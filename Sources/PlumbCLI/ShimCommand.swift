@@ -31,24 +31,14 @@ struct ShimCommand: Subcommand {
         let length = try footprint("--length", parsed, unit: unit, example: "--length 1.2m")
         let width = try footprint("--width", parsed, unit: unit, example: "--width 0.8m")
         let feet = try parsed.choice("--feet", from: ["3", "4"]).flatMap { Int($0) } ?? 4
-        let resultUnit = try parsed.lengthUnit("--result-unit") ?? Frame.defaultResultUnit
-        let mount = try parsed.mount()
-        let sensor = try SensorOptions(parsed)
-        let calibrationOptions = try CalibrationOptions(parsed)
-
-        let (reading, taken) = try CurrentReading.measuring(sensor, for: name, parsed: parsed, mount: mount, lengthUnit: resultUnit,
-                                                                  calibrating: calibrationOptions, output: output)
-        var request: [String: JSONValue] = [
-            "length": .string(LengthArgument.requestText(length)),
-            "width": .string(LengthArgument.requestText(width)),
-            "feet": .integer(feet),
-            "result_unit": .string(resultUnit.symbol),
-        ]
-        if let unit { request["unit"] = .string(unit.symbol) }
-        let data = try RulerServiceCall.data(.shim, request, reading: reading)
-        // --json is the service's data object with the source added; the text names the calibration.
-        output.print(parsed.has("--json") ? data.adding(source: taken.source).jsonText
-            : Self.text(data, length: length, width: width, unit: resultUnit) + "\nsensor     " + taken.calibration.label + (taken.source == .agent ? " (through the running agent)" : ""))
+        try RulerServiceCall.printMeasured(.shim, for: name, parsed: parsed, output: output, request: { resultUnit in
+            var request: [String: JSONValue] = [
+                "length": .string(LengthArgument.requestText(length)), "width": .string(LengthArgument.requestText(width)),
+                "feet": .integer(feet), "result_unit": .string(resultUnit.symbol),
+            ]
+            if let unit { request["unit"] = .string(unit.symbol) }
+            return request
+        }, text: { data, resultUnit in Self.text(data, length: length, width: width, unit: resultUnit) })
         return 0
     }
 
