@@ -38,6 +38,11 @@ public enum CommandReference {
     public static var commandNames: [String] { Plumb.commands.map { $0.name } }
     /// Every option some command takes.
     public static var optionNames: Set<String> { Set(Plumb.commands.flatMap { $0.allSpecs.map { $0.name } }) }
+    /// The options `command` takes, each with whether it takes a value; nil for no such command.
+    public static func options(of command: String) -> [String: Bool]? {
+        guard let found = Plumb.commands.first(where: { $0.name == command }) else { return nil }
+        return Dictionary(found.allSpecs.map { ($0.name, $0.valueName != nil) }) { first, _ in first }
+    }
 
     /// What each generated file says of itself, so nobody edits it by hand.
     static let notice = "Written by `make docs` from the command line's own specs (Sources/PlumbCLI): "
