@@ -2,8 +2,9 @@ import Accelerometers
 import I2C
 
 /// All of the simulated chip's mutable state; lives in one `Locked` so that each bus call is one
-/// atomic transaction.
-struct ChipState: SimulatedChipState {
+/// atomic transaction. Public only as ``SimulatedADXL345``'s ``SimulatedChip/State``: no one
+/// outside the package makes or reads one.
+public struct ChipState: SimulatedChipState {
     /// The register file, indexed by address 0x00…0x39. Reserved addresses hold 0 and are never
     /// written; INT_SOURCE, the data registers and FIFO_STATUS are computed on read.
     var registers: [UInt8]
@@ -21,17 +22,17 @@ struct ChipState: SimulatedChipState {
     /// Samples produced since creation: the noise address of the next one.
     var serial: UInt64 = 0
     /// The latest clock reading seen; time never runs backwards for the chip.
-    var now: Double
+    public var now: Double
 
-    var configuration: SimulatedADXL345.Configuration
+    public var configuration: SimulatedADXL345.Configuration
     var pipeline: OutputPipeline
     /// The machine's vibration, ready to sample; nil without one.
-    var machine: MachineStage?
+    public var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
-    var connection: ConnectionFaultState
+    public var connection: ConnectionFaultState
 
-    var statistics = SimulatorStatistics()
-    var writeLog: [RegisterWrite] = []
+    public var statistics = SimulatorStatistics()
+    public var writeLog: [RegisterWrite] = []
 
     init(configuration: SimulatedADXL345.Configuration, time: Double) {
         registers = Self.resetRegisters
@@ -86,7 +87,7 @@ struct ChipState: SimulatedChipState {
 
     /// Brings the chip up to clock reading `reading`: an unplug that has begun power-cycles it
     /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
-    mutating func synchronize(to reading: Double) {
+    public mutating func synchronize(to reading: Double) {
         if reading.isFinite { now = max(now, reading) }
         if let lostPower = connection.takePowerCycle(at: now) {
             // The chip ran until it lost power; whatever it held then is gone.
@@ -111,7 +112,7 @@ struct ChipState: SimulatedChipState {
     /// Reads `count` registers from `start`, auto-incrementing. The bytes all come from the state
     /// at the start of the transaction; a read touching any data register pops one entry at its
     /// end, so a short read discards the rest of that entry, as the datasheet warns.
-    mutating func read(from start: UInt8, count: Int) -> [UInt8] {
+    public mutating func read(from start: UInt8, count: Int) -> [UInt8] {
         let shown = fifo.first ?? lastRead
         var bytes = [UInt8]()
         bytes.reserveCapacity(count)
@@ -144,7 +145,7 @@ struct ChipState: SimulatedChipState {
     }
 
     /// Writes one register with the side effects the datasheet gives it.
-    mutating func write(_ register: UInt8, value: UInt8) {
+    public mutating func write(_ register: UInt8, value: UInt8) {
         writeLog.append(RegisterWrite(register: register, value: value))
         guard ADXL345Register.isAccessible(register) else {
             statistics.reservedAccesses += 1
@@ -187,13 +188,5 @@ struct ChipState: SimulatedChipState {
         default:
             registers[index] = value
         }
-    }
-}
-
-extension ChipState {
-    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
-    mutating func countTransaction(failed: Bool) {
-        statistics.transactions += 1
-        if failed { statistics.failedTransactions += 1 }
     }
 }

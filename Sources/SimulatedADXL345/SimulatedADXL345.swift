@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import I2C
-import PlumbSync
 
 /// A register-level model of an ADXL345 on an I²C bus, for running the real driver without
 /// hardware.
@@ -28,17 +22,9 @@ import PlumbSync
 /// temperature sensor.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
-public final class SimulatedADXL345: I2CBus, SceneControls {
-    /// `simulated ADXL345`.
-    public let name = "simulated ADXL345"
-    /// Always `.simulated`.
-    public var transferMode: I2CTransferMode { .simulated }
-    /// The address the chip acknowledges.
-    public let address: I2CAddress
-    /// The clock the chip runs on.
-    public let clock: any SimulationClock
-
-    private let state: Locked<ChipState>
+public final class SimulatedADXL345: SimulatedChip {
+    /// Its name (`simulated ADXL345`), address, clock and state: ``SimulatedChip`` gives the rest.
+    public let core: SimulatedChipCore<ChipState>
 
     /// A chip powered on now, in standby with every register at its reset value.
     ///
@@ -49,9 +35,8 @@ public final class SimulatedADXL345: I2CBus, SceneControls {
         configuration: Configuration = Configuration(),
         clock: any SimulationClock = MonotonicSimulationClock()
     ) {
-        address = configuration.address
-        self.clock = clock
-        state = Locked(ChipState(configuration: configuration, time: clock.now()))
+        core = SimulatedChipCore(name: "simulated ADXL345", configuration: configuration, clock: clock,
+                                 state: ChipState.init)
     }
 
     // MARK: I2CBus
@@ -66,19 +51,9 @@ public final class SimulatedADXL345: I2CBus, SceneControls {
     ///   `.noAcknowledge` (`EREMOTEIO`) for another address or while unplugged or NACKing;
     ///   `.busError` (`EIO`) under a bus fault.
     public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        let operation = "read of register \(hexByte(register))"
-        return try transaction(at: address, operation: operation) { (state) throws(I2CError) in
-            guard count > 0, count <= 8192 else {
-                throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
-                               operation: "read of \(count) bytes")
-            }
-            return state.read(from: register, count: count)
-        }
+        try core.readRegisters(at: address, from: register, count: count,
+                               operation: "read of register \(hexByte(register))")
     }
-
-    /// As many runs as one Linux `I2C_RDWR` carries (42 messages, two per run), so that drivers
-    /// batch against the simulation exactly as against `/dev/i2c-N`.
-    public var maxRunsPerTransaction: Int { LinuxI2CBus.maxRunsPerCombinedTransaction }
 
     /// Reads each run in order, up to ``maxRunsPerTransaction`` runs per transaction, each
     /// transaction counted once in ``SimulatorStatistics/transactions``.
@@ -92,22 +67,9 @@ public final class SimulatedADXL345: I2CBus, SceneControls {
     /// - Throws: ``I2CError`` as for ``readRegisters(at:from:count:)``; a failed transaction has
     ///   no effect, and the transactions before it keep theirs.
     public func readRegisterRuns(at address: I2CAddress, _ runs: [RegisterRun]) throws(I2CError) -> [[UInt8]] {
-        var results: [[UInt8]] = []
-        results.reserveCapacity(runs.count)
-        var next = runs.startIndex
-        while next < runs.endIndex {
-            let group = runs[next..<min(runs.endIndex, next + maxRunsPerTransaction)]
-            let operation = "read of \(group.count) register runs from \(hexByte(group[group.startIndex].register))"
-            results += try transaction(at: address, operation: operation) { (state) throws(I2CError) in
-                if let bad = group.first(where: { $0.count <= 0 || $0.count > 8192 }) {
-                    throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
-                                   operation: "read of \(bad.count) bytes")
-                }
-                return group.map { state.read(from: $0.register, count: $0.count) }
-            }
-            next += group.count
+        try core.readRegisterRuns(at: address, runs) { group in
+            "read of \(group.count) register runs from \(hexByte(group[group.startIndex].register))"
         }
-        return results
     }
 
     /// Writes one register in one transaction.
@@ -117,106 +79,28 @@ public final class SimulatedADXL345: I2CBus, SceneControls {
     ///
     /// - Throws: ``I2CError`` as for ``readRegisters(at:from:count:)``.
     public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
-        let operation = "write of register \(hexByte(register))"
-        try transaction(at: address, operation: operation) { (state) throws(I2CError) in
-            state.write(register, value: value)
-        }
+        try core.writeRegister(at: address, register, value: value, operation: "write of register \(hexByte(register))")
     }
 
     // MARK: Test controls
-
-    /// The configuration in force: the one given at init, with the current scene, vibration and
-    /// fault.
-    public var configuration: Configuration {
-        state.withLock { $0.configuration }
-    }
+    // The configuration, the scene changes, the die temperature, the fault, the vibration, the
+    // write log and the counters come from ``SimulatedChip``.
 
     /// What the chip senses now.
     public var scene: SimulatedScene {
-        state.withLock { $0.configuration.scene }
-    }
-
-    /// Replaces the scene under the lock, from the clock's current time: samples already due
-    /// keep the old scene, so a change is a clean step (``SceneControls``, which gives
-    /// `setScene`, `setPose` and `run` on it).
-    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
-        withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
+        core.withState { $0.configuration.scene }
     }
 
     /// Changes the die temperature from now on: samples already due keep the old one. The ADXL345
     /// has no temperature sensor Plumb reads, but its offset and sensitivity drift with it
     /// (``Configuration/offsetDrift``, ``Configuration/sensitivityDrift``).
     public func setTemperatureProfile(_ temperature: SimulatedTemperature) {
-        withSynchronizedState { $0.configuration.temperature = temperature }
-    }
-
-    /// The true die temperature at clock time `time`, °C (the profile in force now).
-    public func dieTemperature(at time: Double) -> Double {
-        state.withLock { $0.configuration.dieTemperature(at: time) }
-    }
-
-    /// The machine vibration on top of the scene; nil for none.
-    public var vibration: MachineVibration? {
-        state.withLock { $0.configuration.vibration }
-    }
-
-    /// Changes the machine vibration from now on (nil stops it): samples already due keep the old
-    /// one. Its phases and noise come from the configuration's seed, so setting the same vibration
-    /// again repeats the same tones. A ``MachineSchedule`` keeps its own ``MachineSchedule/start``.
-    public func setVibration(_ vibration: MachineVibration?) {
-        withSynchronizedState { $0.setVibration(vibration) }
-    }
-
-    /// The fault in force.
-    public var fault: Fault {
-        state.withLock { $0.configuration.fault }
-    }
-
-    /// Changes the fault from now on. A new ``Fault/unplugged(at:for:)`` power-cycles the chip
-    /// once, when its window begins (at once if that time has passed); ``Fault/flapping(from:period:down:)``
-    /// once per window.
-    public func setFault(_ fault: Fault) {
-        withSynchronizedState { $0.setFault(fault) }
-    }
-
-    /// Every acknowledged register write, oldest first, so a test can assert a driver's exact
-    /// initialisation sequence.
-    public var writeLog: [RegisterWrite] {
-        state.withLock { $0.writeLog }
-    }
-
-    /// Empties ``writeLog``.
-    public func clearWriteLog() {
-        state.withLock { $0.writeLog.removeAll() }
-    }
-
-    /// The counters, brought up to the clock's current time first.
-    public var statistics: SimulatorStatistics {
-        withSynchronizedState { $0.statistics }
+        core.withSynchronizedState { $0.configuration.temperature = temperature }
     }
 
     /// Zeroes every counter, for example after a benchmark's warm-up.
     public func resetStatistics() {
-        withSynchronizedState { $0.statistics = SimulatorStatistics() }
-    }
-
-    // MARK: Internals
-
-    private func withSynchronizedState<Result>(_ body: (inout ChipState) -> Result) -> Result {
-        state.withLock { state in
-            state.synchronize(to: clock.now())
-            return body(&state)
-        }
-    }
-
-    /// One bus transaction: catch the chip up to now, count it, fail it as the wiring would,
-    /// else run `body`.
-    private func transaction<Result>(
-        at target: I2CAddress, operation: String, _ body: (inout ChipState) throws(I2CError) -> Result
-    ) throws(I2CError) -> Result {
-        try state.withLock { (state) throws(I2CError) -> Result in
-            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
-        }
+        core.withSynchronizedState { $0.statistics = SimulatorStatistics() }
     }
 }
 

@@ -2,9 +2,11 @@ import I2C
 
 /// A simulated chip's state under its lock, as far as what every simulator does alike needs it:
 /// each simulator's state conforms, and gets its bus transactions (``transaction(at:target:address:bus:operation:_:)``),
-/// ``setFault(_:)`` and ``setVibration(_:)`` written once.
-public protocol SimulatedChipState {
+/// ``setFault(_:)``, ``setVibration(_:)`` and ``countTransaction(failed:)`` written once; a
+/// ``SimulatedChip`` keeps it in its ``SimulatedChipCore``.
+public protocol SimulatedChipState: Sendable {
     associatedtype Part: SimulatedPartConfiguration
+    associatedtype Statistics: SimulatedChipStatistics
     /// The configuration in force; its `fault` and `vibration` are kept equal to what runs.
     var configuration: Part { get set }
     /// The connection and its fault.
@@ -13,10 +15,25 @@ public protocol SimulatedChipState {
     var machine: MachineStage? { get set }
     /// The latest clock reading the chip has seen.
     var now: Double { get }
+    /// What the chip has done.
+    var statistics: Statistics { get set }
+    /// Every acknowledged register write, oldest first.
+    var writeLog: [RegisterWrite] { get set }
     /// Brings the chip up to `time`, power-cycling it for an unplug that has begun.
     mutating func synchronize(to time: Double)
-    /// Counts one bus transaction in the chip's statistics, and whether it failed.
-    mutating func countTransaction(failed: Bool)
+    /// One read of `count` registers from `register`, with the chip's side effects (auto-increment,
+    /// FIFO pops); the count is already checked.
+    mutating func read(from register: UInt8, count: Int) -> [UInt8]
+    /// One write of `value` to `register`, appended to ``writeLog``, with the chip's side effects.
+    mutating func write(_ register: UInt8, value: UInt8)
+}
+
+/// The counters every simulated chip keeps of its bus transactions.
+public protocol SimulatedChipStatistics: Sendable {
+    /// Bus transactions (each group of runs counts once).
+    var transactions: Int { get set }
+    /// Transactions that failed (wrong address, a fault), counted in ``transactions`` too.
+    var failedTransactions: Int { get set }
 }
 
 extension SimulatedChipState {
@@ -41,6 +58,12 @@ extension SimulatedChipState {
             countTransaction(failed: true)
             throw error
         }
+    }
+
+    /// Counts one bus transaction in ``statistics``, and whether it failed.
+    public mutating func countTransaction(failed: Bool) {
+        statistics.transactions += 1
+        if failed { statistics.failedTransactions += 1 }
     }
 
     /// Puts `fault` in force from now on; an unplug already under way takes effect at once.

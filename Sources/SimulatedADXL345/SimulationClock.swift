@@ -10,9 +10,10 @@ import PlumbSync
 
 /// The time base of a ``SimulatedADXL345``: its ODR clock, its scene and its faults all read it.
 ///
-/// Implementations are thread-safe, cheap, and never call back into the simulator: the simulator
-/// reads the clock while holding its own lock, so that two transactions can never see time run
-/// backwards.
+/// Implementations are thread-safe, cheap, and never call back into the simulator. The simulator
+/// reads the clock just before taking its own lock, never under it; its chip's time is the latest
+/// reading it has seen, so that two transactions can never see time run backwards
+/// (``SimulatedChipCore``).
 public protocol SimulationClock: Sendable {
     /// Monotonic seconds from an arbitrary origin. A reading lower than an earlier one is treated
     /// as the earlier one; a non-finite reading is ignored.

@@ -21,7 +21,7 @@ public struct RegisterWrite: Equatable, Hashable, Sendable, CustomStringConverti
 ///
 /// Every sample the ODR clock produced ends up in exactly one place, so
 /// `samplesProduced == entriesRead + overwritten + lost + entries still held`.
-public struct SimulatorStatistics: Sendable, Hashable {
+public struct SimulatorStatistics: SimulatedChipStatistics, Hashable {
     /// Samples the ODR clock produced while measuring, including any never computed after a
     /// long gap (see ``skipped``).
     public var samplesProduced = 0

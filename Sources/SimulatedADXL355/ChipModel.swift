@@ -3,21 +3,22 @@ import Geometry
 import SimulatedADXL345
 
 /// The simulated ADXL355's registers, FIFO and sample clock, advanced lazily: each bus access
-/// first produces the samples due since the last one, at their own instants.
-struct ChipModel: Sendable, SimulatedChipState {
+/// first produces the samples due since the last one, at their own instants. Public only as
+/// ``SimulatedADXL355``'s ``SimulatedChip/State``: no one outside the package makes or reads one.
+public struct ChipModel: SimulatedChipState {
     /// One axis entry as the FIFO holds it.
     struct Entry: Sendable, Hashable {
         var counts: Int
         var isX: Bool
     }
 
-    var configuration: SimulatedADXL355.Configuration
+    public var configuration: SimulatedADXL355.Configuration
     private(set) var registers = [UInt8](repeating: 0, count: Int(ADXL355Register.last) + 1)
     private(set) var fifo: [Entry] = []
     /// The entry a FIFO_DATA read is part-way through, and how many of its bytes went out.
     private var entryUnderRead: [UInt8]?
     private var entryBytesRead = 0
-    private(set) var now: Double
+    public private(set) var now: Double
     /// When sample 0 of the running grid falls due; nil in standby.
     private var firstSampleTime: Double?
     private var nextSampleNumber = 0
@@ -32,11 +33,11 @@ struct ChipModel: Sendable, SimulatedChipState {
     /// Temperature readings made since power-on: the noise address of the next.
     private var temperatureReads: UInt64 = 0
     /// The machine's vibration, ready to sample; nil without one.
-    var machine: MachineStage?
+    public var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
-    var connection: ConnectionFaultState
-    var statistics = SimulatedADXL355.Statistics()
-    var writeLog: [RegisterWrite] = []
+    public var connection: ConnectionFaultState
+    public var statistics = SimulatedADXL355.Statistics()
+    public var writeLog: [RegisterWrite] = []
 
     init(configuration: SimulatedADXL355.Configuration, time: Double) {
         self.configuration = configuration
@@ -78,7 +79,7 @@ struct ChipModel: Sendable, SimulatedChipState {
 
     /// Brings the chip up to `time`: an unplug that has begun power-cycles it
     /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
-    mutating func synchronize(to time: Double) {
+    public mutating func synchronize(to time: Double) {
         let target = time.isFinite ? max(now, time) : now
         if let lostPower = connection.takePowerCycle(at: target) {
             // The chip ran until it lost power; it comes back as from power-on, in standby.
@@ -165,7 +166,7 @@ struct ChipModel: Sendable, SimulatedChipState {
     /// bytes pop one entry (an empty FIFO reads the empty indicator), and a read that ends inside
     /// an entry loses the rest of it. Other registers auto-increment; a burst that runs through
     /// FIFO_DATA from below reads 0 there (not modelled further); above the map reads 0.
-    mutating func read(from register: UInt8, count: Int) -> [UInt8] {
+    public mutating func read(from register: UInt8, count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         if register == ADXL355Register.fifoData {
@@ -254,7 +255,7 @@ struct ChipModel: Sendable, SimulatedChipState {
     /// while measuring is counted (``SimulatedADXL355/Statistics/configurationWritesWhileMeasuring``):
     /// FILTER is then ignored (Analog Devices' own no-OS driver notes that the low-pass setting
     /// cannot change in measurement mode); RANGE, FIFO_SAMPLES, INT_MAP and SYNC take effect.
-    mutating func write(_ register: UInt8, value: UInt8) {
+    public mutating func write(_ register: UInt8, value: UInt8) {
         writeLog.append(RegisterWrite(register: register, value: value))
         switch register {
         case ADXL355Register.reset:
@@ -284,13 +285,5 @@ struct ChipModel: Sendable, SimulatedChipState {
         default:
             statistics.ignoredWrites += 1
         }
-    }
-}
-
-extension ChipModel {
-    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
-    mutating func countTransaction(failed: Bool) {
-        statistics.transactions += 1
-        if failed { statistics.failedTransactions += 1 }
     }
 }

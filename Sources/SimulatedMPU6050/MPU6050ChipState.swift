@@ -7,8 +7,9 @@ import SimulatedADXL345
 
 /// The simulated part's registers, FIFO and sample clock; lives under one lock, so each bus call
 /// is one atomic transaction. Samples are produced lazily, at each access, for the instants that
-/// have passed.
-struct MPU6050ChipState: SimulatedChipState {
+/// have passed. Public only as ``SimulatedMPU6050``'s ``SimulatedChip/State``: no one outside the
+/// package makes or reads one.
+public struct MPU6050ChipState: SimulatedChipState {
     var registers: [UInt8]
     /// FIFO bytes, oldest first.
     var fifo: [UInt8] = []
@@ -24,18 +25,18 @@ struct MPU6050ChipState: SimulatedChipState {
     var nextSampleNumber = 0
     /// Samples produced since power-on: the noise address of the next one.
     var serial: UInt64 = 0
-    var now: Double
+    public var now: Double
 
-    var configuration: SimulatedMPU6050.Configuration
+    public var configuration: SimulatedMPU6050.Configuration
     let noise: SeededNormals
     /// TEMP_OUT's noise, apart from the axes' so that the acceleration noise of a seed is as it was.
     let temperatureNoise: SeededNormals
     /// The machine's vibration, ready to sample; nil without one.
-    var machine: MachineStage?
+    public var machine: MachineStage?
     /// The connection and its fault (``configuration``'s `fault` is kept equal to its own).
-    var connection: ConnectionFaultState
-    var statistics = SimulatedMPU6050.Statistics()
-    var writeLog: [RegisterWrite] = []
+    public var connection: ConnectionFaultState
+    public var statistics = SimulatedMPU6050.Statistics()
+    public var writeLog: [RegisterWrite] = []
 
     init(configuration: SimulatedMPU6050.Configuration, time: Double) {
         self.configuration = configuration
@@ -73,7 +74,7 @@ struct MPU6050ChipState: SimulatedChipState {
 
     // MARK: Registers
 
-    mutating func read(from start: UInt8, count: Int) -> [UInt8] {
+    public mutating func read(from start: UInt8, count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         var register = Int(start)
@@ -112,7 +113,7 @@ struct MPU6050ChipState: SimulatedChipState {
         }
     }
 
-    mutating func write(_ register: UInt8, value: UInt8) {
+    public mutating func write(_ register: UInt8, value: UInt8) {
         writeLog.append(RegisterWrite(register: register, value: value))
         switch register {
         case MPU6050Register.whoAmI, MPU6050Register.intStatus, 0x3B...0x42, 0x72, 0x73, 0x74:
@@ -169,7 +170,7 @@ struct MPU6050ChipState: SimulatedChipState {
 
     /// Brings the chip up to `time`: an unplug that has begun power-cycles it
     /// (``ConnectionFaultState/takePowerCycle(at:)``), then every sample due is produced.
-    mutating func synchronize(to time: Double) {
+    public mutating func synchronize(to time: Double) {
         let target = time.isFinite ? max(now, time) : now
         if let lostPower = connection.takePowerCycle(at: target) {
             // The chip ran until it lost power; it comes back as from power-on (the MPU-6050
@@ -293,13 +294,5 @@ struct MPU6050ChipState: SimulatedChipState {
         let rounded = counts.rounded(.toNearestOrAwayFromZero)
         guard rounded.isFinite else { return 0 }
         return Int16(max(Double(Int16.min), min(Double(Int16.max), rounded)))
-    }
-}
-
-extension MPU6050ChipState {
-    /// Counts in ``statistics``, as ``SimulatedChipState`` asks.
-    mutating func countTransaction(failed: Bool) {
-        statistics.transactions += 1
-        if failed { statistics.failedTransactions += 1 }
     }
 }

@@ -1,10 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Accelerometers
-import Geometry
 import I2C
-import PlumbSync
 import SimulatedADXL345
 
 /// A register-level model of an MPU-6050, MPU-6500 or MPU-9250 (the accelerometer, the
@@ -33,27 +28,21 @@ import SimulatedADXL345
 /// correlation it puts between samples, the die's own warming.
 ///
 /// Thread-safe: every call is one atomic transaction under one lock.
-public final class SimulatedMPU6050: I2CBus, SceneControls {
-    /// `simulated MPU-6050` (or the variant's name).
-    public let name: String
-    public var transferMode: I2CTransferMode { .simulated }
-    /// As many runs as one Linux `I2C_RDWR` carries, as the ADXL345 simulator offers.
-    public var maxRunsPerTransaction: Int { LinuxI2CBus.maxRunsPerCombinedTransaction }
-    /// The address the chip acknowledges.
-    public let address: I2CAddress
-    public let clock: any SimulationClock
-
-    private let state: Locked<MPU6050ChipState>
+public final class SimulatedMPU6050: SimulatedChip {
+    /// Its name (`simulated MPU-6050`, or the variant's), address, clock and state:
+    /// ``SimulatedChip`` gives the rest.
+    public let core: SimulatedChipCore<MPU6050ChipState>
 
     /// A part powered on now, every register at its reset value.
     public init(configuration: Configuration = Configuration(), clock: any SimulationClock = MonotonicSimulationClock()) {
-        name = "simulated \(configuration.variant)"
-        address = configuration.address
-        self.clock = clock
-        state = Locked(MPU6050ChipState(configuration: configuration, time: clock.now()))
+        core = SimulatedChipCore(name: "simulated \(configuration.variant)", configuration: configuration, clock: clock,
+                                 state: MPU6050ChipState.init)
     }
 
     // MARK: I2CBus
+    // The register writes come from ``SimulatedChip``; register runs are ``I2CBus``'s default, one
+    // transaction each, though ``maxRunsPerTransaction`` offers as many as one Linux `I2C_RDWR`
+    // carries.
 
     /// Reads `count` registers from `register`, auto-incrementing except on FIFO_R_W.
     ///
@@ -61,91 +50,32 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
     ///   (`EREMOTEIO`) for another address or while unplugged or NACKing; `.busError` (`EIO`)
     ///   under a bus fault.
     public func readRegisters(at address: I2CAddress, from register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        try transaction(at: address, operation: "read of register \(register)") { (state) throws(I2CError) in
-            guard count > 0, count <= 8192 else {
-                throw I2CError(code: .invalidRequest, bus: name, address: address, errno: EINVAL,
-                               operation: "read of \(count) bytes")
-            }
-            return state.read(from: register, count: count)
-        }
-    }
-
-    /// Writes one register; every acknowledged write is appended to ``writeLog``.
-    public func writeRegister(at address: I2CAddress, _ register: UInt8, value: UInt8) throws(I2CError) {
-        try transaction(at: address, operation: "write of register \(register)") { (state) throws(I2CError) in
-            state.write(register, value: value)
-        }
+        try core.readRegisters(at: address, from: register, count: count, operation: "read of register \(register)")
     }
 
     // MARK: Test controls
-
-    public var configuration: Configuration { state.withLock { $0.configuration } }
-
-    // setScene, setPose and run come from ``SceneControls``.
-    public func changeScene(_ change: (SimulatedScene, Double) -> SimulatedScene) {
-        withSynchronizedState { $0.configuration.scene = change($0.configuration.scene, $0.now) }
-    }
-
-    /// Changes the die temperature from now on (``SceneControls/setTemperature(_:)`` holds one):
-    /// samples already due keep the old one; the temperature registers read it from now.
-    public func setTemperatureProfile(_ temperature: SimulatedTemperature) {
-        withSynchronizedState { $0.configuration.temperature = temperature }
-    }
-
-    /// The true die temperature at clock time `time`, °C (the profile in force now); the
-    /// temperature registers read it plus the sensor's noise.
-    public func dieTemperature(at time: Double) -> Double {
-        state.withLock { $0.configuration.dieTemperature(at: time) }
-    }
-
-    /// The fault in force.
-    public var fault: SimulatedFault { state.withLock { $0.configuration.fault } }
-
-    /// Changes the fault from now on. A new ``SimulatedFault/unplugged(at:for:)`` power-cycles the
-    /// part once, when its window begins (at once if that time has passed);
-    /// ``SimulatedFault/flapping(from:period:down:)`` once per window.
-    public func setFault(_ fault: SimulatedFault) {
-        withSynchronizedState { $0.setFault(fault) }
-    }
-
-    /// The machine vibration on top of the scene; nil for none.
-    public var vibration: MachineVibration? { state.withLock { $0.configuration.vibration } }
-
-    /// Changes the machine vibration from now on (nil stops it): samples already due keep the old
-    /// one. Its phases and noise come from the configuration's seed.
-    public func setVibration(_ vibration: MachineVibration?) {
-        withSynchronizedState { $0.setVibration(vibration) }
-    }
+    // The configuration, the scene changes, the die temperature, the fault, the vibration, the
+    // write log and the counters come from ``SimulatedChip``.
 
     /// A register's stored value (not a read: nothing pops or clears), for tests.
     public func storedRegister(_ register: UInt8) -> UInt8 {
-        withSynchronizedState { $0.registers[Int(register & 0x7F)] }
+        core.withSynchronizedState { $0.registers[Int(register & 0x7F)] }
     }
 
     /// Whether PWR_MGMT_1 SLEEP is set.
-    public var isAsleep: Bool { withSynchronizedState { !$0.isAwake } }
+    public var isAsleep: Bool { core.withSynchronizedState { !$0.isAwake } }
 
     /// The sample rate the registers set, Hz.
-    public var sampleRateHz: Double { withSynchronizedState { $0.rateHz } }
+    public var sampleRateHz: Double { core.withSynchronizedState { $0.rateHz } }
 
     /// The accelerometer filter's bandwidth the registers set, Hz.
-    public var bandwidthHz: Double { withSynchronizedState { $0.bandwidthHz } }
+    public var bandwidthHz: Double { core.withSynchronizedState { $0.bandwidthHz } }
 
     /// Bytes in the FIFO now.
-    public var fifoByteCount: Int { withSynchronizedState { $0.fifo.count } }
-
-    /// Every acknowledged register write, oldest first.
-    public var writeLog: [RegisterWrite] { state.withLock { $0.writeLog } }
-
-    public func clearWriteLog() {
-        state.withLock { $0.writeLog.removeAll() }
-    }
-
-    /// The counters, brought up to the clock's time first.
-    public var statistics: Statistics { withSynchronizedState { $0.statistics } }
+    public var fifoByteCount: Int { core.withSynchronizedState { $0.fifo.count } }
 
     /// What the simulated part has done.
-    public struct Statistics: Sendable, Hashable {
+    public struct Statistics: SimulatedChipStatistics, Hashable {
         public var transactions = 0
         /// Samples converted while awake, including those never computed after a long gap.
         public var samplesProduced = 0
@@ -161,22 +91,5 @@ public final class SimulatedMPU6050: I2CBus, SceneControls {
         public var powerCycles = 0
         /// Transactions that failed (wrong address, a fault), counted in ``transactions`` too.
         public var failedTransactions = 0
-    }
-
-    // MARK: Internals
-
-    private func withSynchronizedState<Result>(_ body: (inout MPU6050ChipState) -> Result) -> Result {
-        state.withLock { state in
-            state.synchronize(to: clock.now())
-            return body(&state)
-        }
-    }
-
-    private func transaction<Result>(
-        at target: I2CAddress, operation: String, _ body: (inout MPU6050ChipState) throws(I2CError) -> Result
-    ) throws(I2CError) -> Result {
-        try state.withLock { (state) throws(I2CError) -> Result in
-            try state.transaction(at: clock.now(), target: target, address: address, bus: name, operation: operation, body)
-        }
     }
 }
