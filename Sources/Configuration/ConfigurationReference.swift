@@ -1,3 +1,4 @@
+import Contract
 import Settings
 
 /// The configuration reference, written from ``FileKey`` and the live settings' rules: every
@@ -100,8 +101,8 @@ public enum ConfigurationReference {
                       "| key | takes | default | live | what it does |", "|---|---|---|---|---|"]
             for entry in part.entries {
                 let live = entry.liveKey.map { "live: `\($0)`" } ?? "file"
-                lines.append("| `\(entry.path)` | \(cell(entry.takes)) | \(cell(entry.defaultText)) | \(live) | "
-                    + "\(cell(entry.summary)) |")
+                lines.append("| `\(entry.path)` | \(MQTTReference.cell(entry.takes)) | \(MQTTReference.cell(entry.defaultText)) | "
+                    + "\(live) | \(MQTTReference.cell(entry.summary)) |")
             }
             lines.append("")
         }
@@ -111,17 +112,6 @@ public enum ConfigurationReference {
 
     private static func capitalized(_ text: String) -> String {
         text.prefix(1).uppercased() + text.dropFirst()
-    }
-
-    /// A table cell: no newline, and `|` escaped.
-    static func cell(_ text: String) -> String {
-        text.reduce(into: "") { cell, character in
-            switch character {
-            case "\n": cell += " "
-            case "|": cell += "\\|"
-            default: cell.append(character)
-            }
-        }
     }
 }
 

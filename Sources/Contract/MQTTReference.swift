@@ -109,8 +109,9 @@ public enum MQTTReference {
     }
 
     /// Markdown in one table cell: one line, its runs of white space made one space, and `|`
-    /// escaped, which would otherwise end the cell even inside code.
-    static func cell(_ text: String) -> String {
+    /// escaped, which would otherwise end the cell even inside code. The configuration
+    /// reference's tables use it too.
+    public static func cell(_ text: String) -> String {
         text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
             .replacingAll("|", with: "\\|")
     }
