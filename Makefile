@@ -59,7 +59,7 @@ run: build
 test: deps toolchain
 	@./scripts/prepare-ha-conformance.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) SWIFT=$(SWIFT) ./scripts/run-tests.sh $(SWIFT_FLAGS) --skip-build
 	FUZZ_RUNS=10000 SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 # The fuzz targets (docs/development/testing.md, Fuzzing): built apart in .build/fuzz, each run on a working copy of
