@@ -26,7 +26,7 @@ struct RunCommand: Subcommand {
     ] + SimulationOptions.specs
     static let helpSummary = "Samples the accelerometer and publishes roll, pitch, tilt, the level state and events over MQTT;\n"
         + "takes its settings from retained MQTT messages. SIGTERM/SIGINT publish `offline` and exit 0;\n"
-        + "SIGHUP reloads the config file. The topics and settings are in docs/reference/mqtt.md."
+        + "SIGHUP reloads the config file. The topics are in docs/reference/mqtt.md, the settings in docs/reference/settings.md."
 
     static func run(_ parsed: ParsedArguments, output: Console) throws -> Int32 {
         let kind = try parsed.choice("--sensor", from: SensorKind.names)
