@@ -135,7 +135,7 @@ struct FailoverSessionTests {
         #expect(retained.map { String(decoding: $0.payload, as: UTF8.self) } == ["gone"],
                 "the broker it left holds the will's payload, not \"here\"")
         #expect(await first.waitForLog(containing: "\(configuration.clientID)-failback"),
-                "the check used a throwaway id, not ours")
+                "the check used a throwaway id, not ours: \(events.all)\nfirst:\n\(first.logContents())")
         await client.disconnect()
     }
 
