@@ -44,26 +44,44 @@ public final class RawUnixSocket: @unchecked Sendable {
     }
 
     /// The next line, or nil at the end of the stream or after `timeout` seconds (scaled by
-    /// ``TestTimeScale``). Polls and sleeps between polls: a blocked test thread would starve the
-    /// concurrency pool (two threads on two cores) the server's handlers run on.
+    /// ``TestTimeScale``). Polls and sleeps between polls on the harness's threads
+    /// (``HarnessExecutor``): a blocked pool thread would starve the server under test, and a
+    /// sleep on a starved pool would end long after its deadline. The socket is read once more
+    /// after the deadline, so what arrived during the last sleep counts.
     public func line(timeout: Double = 5) async -> String? {
         let deadline = Date().addingTimeInterval(TestTimeScale.scaled(timeout))
-        while true {
-            if let newline = input.firstIndex(of: 0x0A) {
-                let line = String(decoding: input[..<newline], as: UTF8.self)
-                input.removeSubrange(...newline)
-                return line
+        return await withTaskExecutorPreference(HarnessExecutor.shared) {
+            while true {
+                if let line = takeLine() { return line }
+                let expired = Date() >= deadline
+                switch readAvailable() {
+                case .data: continue
+                case .endOfStream: return nil
+                case .nothing:
+                    if expired { return nil }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
             }
-            guard Date() < deadline else { return nil }
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 0) > 0 else {
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
-            input += chunk[0..<count]
         }
+    }
+
+    private enum ReadOutcome { case data, nothing, endOfStream }
+
+    /// Reads what the socket holds now, without waiting.
+    private func readAvailable() -> ReadOutcome {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) > 0 else { return .nothing }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return .endOfStream }
+        input += chunk[0..<count]
+        return .data
+    }
+
+    private func takeLine() -> String? {
+        guard let newline = input.firstIndex(of: 0x0A) else { return nil }
+        let line = String(decoding: input[..<newline], as: UTF8.self)
+        input.removeSubrange(...newline)
+        return line
     }
 }
