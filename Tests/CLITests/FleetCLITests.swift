@@ -202,7 +202,9 @@ extension FleetCLITests {
             if contents.contains(text) { return contents }
             try await Task.sleep(for: .milliseconds(100))
         }
-        return nil
+        // Once more: what was written during the last sleep counts.
+        let contents = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return contents.contains(text) ? contents : nil
     }
 
     @Test func atATerminalItRedrawsInPlaceOnAChangeAndQRestoresTheTerminal() async throws {
