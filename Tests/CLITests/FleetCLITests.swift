@@ -197,14 +197,13 @@ extension FleetCLITests {
     /// The text of `file` once it contains `text`, or nil after `seconds`.
     private func wait(for text: String, in file: String, seconds: Double) async throws -> String? {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        // Read once more after the deadline: what was written during the last sleep counts.
+        while true {
             let contents = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
             if contents.contains(text) { return contents }
+            guard Date() < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(100))
         }
-        // Once more: what was written during the last sleep counts.
-        let contents = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        return contents.contains(text) ? contents : nil
     }
 
     @Test func atATerminalItRedrawsInPlaceOnAChangeAndQRestoresTheTerminal() async throws {
